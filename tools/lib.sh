@@ -57,3 +57,8 @@ kernel_dir() {
 }
 
 kernel_flavours="base patched debug"
+
+# print_help: the script's header comment, which is its usage text.
+print_help() {
+	sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
+}
