@@ -1,4 +1,5 @@
 #include "drm_device.h"
+#include "syncobj.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,10 +54,7 @@ bool sw_drm_probe_syncobj(int fd, struct sw_syncobj_caps *caps, char *err, size_
 
 	caps->syncobj = has_cap(fd, DRM_CAP_SYNCOBJ);
 	caps->syncobj_timeline = has_cap(fd, DRM_CAP_SYNCOBJ_TIMELINE);
-	/* Handle 0 never names a syncobj, so a kernel that knows the ioctl
-	 * answers ENOENT; older kernels answer EINVAL or ENOTTY. */
-	struct drm_syncobj_eventfd probe = { .handle = 0, .fd = -1 };
-	caps->eventfd = drmIoctl(fd, DRM_IOCTL_SYNCOBJ_EVENTFD, &probe) == -1 &&
-			errno == ENOENT;
+	/* syncobj.c owns every syncobj ioctl, the probe included. */
+	caps->eventfd = sw_syncobj_probe_eventfd(NULL, fd);
 	return true;
 }

@@ -1,0 +1,770 @@
+/* linux-drm-syncobj-v1: the protocol objects, commit validation, the CPU
+ * wait for acquire points and the CPU signal of release points.
+ *
+ * The path of one commit (see docs/compositor.md):
+ *   client_commit: validate the pending points (errors go to the
+ *     wp_linux_drm_syncobj_surface_v1); attach a release tracker to the
+ *     buffer; ask the kernel once, without blocking, whether the acquire point
+ *     is signalled (TIMELINE_WAIT, WAIT_FOR_SUBMIT, timeout 0).
+ *   not signalled (or not even submitted): lock the pending state so wlroots
+ *     caches it, and every later commit queues behind it in order; an eventfd
+ *     registered with SYNCOBJ_EVENTFD (flags 0: signalled, which also covers
+ *     points that materialize later) wakes the event loop, which unlocks.
+ *   the buffer's last user lets go (wlr_buffer "release": texture destroyed,
+ *     scanout flipped away, surface gone, or never shown at all) and every
+ *     frame committed until then has retired: TIMELINE_SIGNAL the release
+ *     point from the CPU.
+ * Points travel with their commit as wlr_surface_synced state, so they are
+ * double-buffered like the rest of wl_surface state. All ioctls go through
+ * common/syncobj.c and are accounted in server->syncobj_stats. */
+#include "explicit_sync.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/util/addon.h>
+#include <wlr/util/log.h>
+
+#include "frame_stats.h"
+#include "linux-drm-syncobj-v1-protocol.h"
+#include "renderer.h"
+#include "server.h"
+#include "syncobj.h"
+
+#define MANAGER_VERSION 1
+
+struct sw_explicit_sync {
+	struct sw_server *server;
+	struct wl_global *global;
+	int drm_fd; /* server's */
+	struct sw_syncobj_stats *stats; /* server's */
+
+	/* Whether rendering may still be running after the output commit
+	 * (GPU renderers); pixman has finished reading when it returns. */
+	bool release_after_frames;
+
+	struct wl_list waits;    /* sw_acquire_wait.link */
+	struct wl_list releases; /* sw_release.link */
+	struct wl_listener frames_retired;
+
+	struct sw_explicit_sync_counters counters;
+};
+
+/* An imported drm_syncobj. The protocol object, pending/cached/current
+ * states, waits and release trackers each hold a reference, so destroying
+ * the wp_linux_drm_syncobj_timeline_v1 leaves points already set working. */
+struct sw_timeline {
+	struct sw_explicit_sync *sync;
+	uint32_t handle;
+	uint32_t resource_id; /* for error messages, also after it is gone */
+	int refs;
+};
+
+/* One commit's points, double-buffered through wlr_surface_synced. */
+struct sw_sync_state {
+	struct sw_timeline *acquire_timeline;
+	uint64_t acquire_point;
+	struct sw_timeline *release_timeline;
+	uint64_t release_point;
+};
+
+/* wp_linux_drm_syncobj_surface_v1: lives until the client destroys it or the
+ * wl_surface goes away, whichever is first. Commits it already accepted do
+ * not depend on it (waits and release trackers stand alone). */
+struct sw_sync_surface {
+	struct sw_explicit_sync *sync;
+	struct wl_resource *resource;
+	struct wlr_surface *surface;
+	struct sw_sync_state pending, current;
+	struct wlr_surface_synced synced;
+	struct wlr_addon addon;
+
+	struct wl_listener client_commit;
+};
+
+/* A commit held back until its acquire point is signalled. */
+struct sw_acquire_wait {
+	struct wl_list link; /* sw_explicit_sync.waits */
+	struct sw_explicit_sync *sync;
+	struct wlr_surface *surface;
+	uint32_t seq; /* the locked cached state */
+	struct sw_timeline *timeline;
+	uint64_t point;
+	int event_fd;
+	struct wl_event_source *source;
+
+	struct wl_listener surface_destroy;
+};
+
+/* A release point waiting for the compositor to be done with its buffer. */
+struct sw_release {
+	struct wl_list link; /* sw_explicit_sync.releases */
+	struct sw_explicit_sync *sync;
+	struct sw_timeline *timeline;
+	uint64_t point;
+	struct wlr_buffer *buffer; /* NULL once released */
+	uint64_t barrier;          /* frames 1..barrier must retire first */
+
+	struct wl_listener buffer_release;
+	struct wl_listener buffer_destroy;
+};
+
+static const struct wp_linux_drm_syncobj_manager_v1_interface manager_impl;
+static const struct wp_linux_drm_syncobj_timeline_v1_interface timeline_impl;
+static const struct wp_linux_drm_syncobj_surface_v1_interface surface_impl;
+
+/* --- timelines -------------------------------------------------------- */
+
+static struct sw_timeline *timeline_ref(struct sw_timeline *timeline)
+{
+	if (timeline)
+		timeline->refs++;
+	return timeline;
+}
+
+static void timeline_unref(struct sw_timeline *timeline)
+{
+	if (!timeline || --timeline->refs > 0)
+		return;
+	struct sw_explicit_sync *sync = timeline->sync;
+	if (sw_syncobj_destroy(sync->stats, sync->drm_fd, timeline->handle) != 0)
+		wlr_log_errno(WLR_ERROR, "explicit sync: cannot destroy syncobj handle %u",
+			      timeline->handle);
+	sync->counters.timelines_live--;
+	free(timeline);
+}
+
+static void timeline_handle_resource_destroy(struct wl_resource *resource)
+{
+	timeline_unref(wl_resource_get_user_data(resource));
+}
+
+static void timeline_handle_destroy(struct wl_client *client, struct wl_resource *resource)
+{
+	wl_resource_destroy(resource);
+}
+
+static const struct wp_linux_drm_syncobj_timeline_v1_interface timeline_impl = {
+	.destroy = timeline_handle_destroy,
+};
+
+static struct sw_timeline *timeline_from_resource(struct wl_resource *resource)
+{
+	assert(wl_resource_instance_of(resource, &wp_linux_drm_syncobj_timeline_v1_interface,
+				       &timeline_impl));
+	return wl_resource_get_user_data(resource);
+}
+
+/* --- per-commit state -------------------------------------------------- */
+
+static void sync_state_finish(void *data)
+{
+	struct sw_sync_state *state = data;
+	timeline_unref(state->acquire_timeline);
+	timeline_unref(state->release_timeline);
+	*state = (struct sw_sync_state){ 0 };
+}
+
+static void sync_state_move(void *dst, void *src)
+{
+	/* Points apply to one commit only: moving them out of pending
+	 * leaves pending empty for the next commit. */
+	sync_state_finish(dst);
+	*(struct sw_sync_state *)dst = *(struct sw_sync_state *)src;
+	*(struct sw_sync_state *)src = (struct sw_sync_state){ 0 };
+}
+
+static const struct wlr_surface_synced_impl sync_state_impl = {
+	.state_size = sizeof(struct sw_sync_state),
+	.finish_state = sync_state_finish,
+	.move_state = sync_state_move,
+};
+
+/* --- release points ------------------------------------------------------ */
+
+static void release_destroy(struct sw_release *release)
+{
+	wl_list_remove(&release->buffer_release.link);
+	wl_list_remove(&release->buffer_destroy.link);
+	wl_list_remove(&release->link);
+	timeline_unref(release->timeline);
+	free(release);
+}
+
+static void release_signal(struct sw_release *release)
+{
+	struct sw_explicit_sync *sync = release->sync;
+	if (sw_syncobj_timeline_signal(sync->stats, sync->drm_fd, &release->timeline->handle,
+				       &release->point, 1) == 0) {
+		sync->counters.releases_signalled++;
+	} else {
+		sync->counters.release_errors++;
+		wlr_log_errno(WLR_ERROR, "explicit sync: cannot signal release point %" PRIu64
+			      " of timeline@%u", release->point, release->timeline->resource_id);
+	}
+	release_destroy(release);
+}
+
+/* The buffer is no longer referenced. With a GPU renderer the frames that
+ * might have read it (all committed so far) may still be rendering, so the
+ * signal waits until they retire (presented or dropped). pixman reads while
+ * building the frame, so by now it is done: no wait, no extra latency.
+ * Scanout needs nothing here: the backend holds a buffer lock until it has
+ * flipped away from it. */
+static void release_buffer_gone(struct sw_release *release)
+{
+	struct sw_server *server = release->sync->server;
+	wl_list_remove(&release->buffer_release.link);
+	wl_list_init(&release->buffer_release.link);
+	wl_list_remove(&release->buffer_destroy.link);
+	wl_list_init(&release->buffer_destroy.link);
+	release->buffer = NULL;
+	release->barrier = server->frames_committed;
+	if (!release->sync->release_after_frames || server_frames_retired(server) >= release->barrier)
+		release_signal(release);
+	else
+		release->sync->counters.releases_deferred++;
+}
+
+static void handle_buffer_release(struct wl_listener *listener, void *data)
+{
+	struct sw_release *release = wl_container_of(listener, release, buffer_release);
+	release_buffer_gone(release);
+}
+
+static void handle_buffer_destroy(struct wl_listener *listener, void *data)
+{
+	/* Only reachable if the buffer was unlocked before we looked: release
+	 * fires before destroy otherwise. */
+	struct sw_release *release = wl_container_of(listener, release, buffer_destroy);
+	release_buffer_gone(release);
+}
+
+static void handle_frames_retired(struct wl_listener *listener, void *data)
+{
+	struct sw_explicit_sync *sync = wl_container_of(listener, sync, frames_retired);
+	uint64_t retired = server_frames_retired(sync->server);
+	struct sw_release *release, *tmp;
+	wl_list_for_each_safe(release, tmp, &sync->releases, link) {
+		if (!release->buffer && release->barrier <= retired)
+			release_signal(release);
+	}
+}
+
+static bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buffer,
+			   struct sw_timeline *timeline, uint64_t point)
+{
+	struct sw_release *release = calloc(1, sizeof(*release));
+	if (!release)
+		return false;
+	release->sync = sync;
+	release->timeline = timeline_ref(timeline);
+	release->point = point;
+	release->buffer = buffer;
+	/* The pending state holds a lock on the buffer, so its release event
+	 * cannot have fired yet; a buffer committed again gets one tracker
+	 * per commit and all of them fire at its final release. */
+	release->buffer_release.notify = handle_buffer_release;
+	wl_signal_add(&buffer->events.release, &release->buffer_release);
+	release->buffer_destroy.notify = handle_buffer_destroy;
+	wl_signal_add(&buffer->events.destroy, &release->buffer_destroy);
+	wl_list_insert(sync->releases.prev, &release->link);
+	return true;
+}
+
+/* --- acquire points ------------------------------------------------------ */
+
+static void wait_destroy(struct sw_acquire_wait *wait)
+{
+	wl_event_source_remove(wait->source);
+	close(wait->event_fd);
+	wl_list_remove(&wait->surface_destroy.link);
+	wl_list_remove(&wait->link);
+	timeline_unref(wait->timeline);
+	free(wait);
+}
+
+static int handle_wait_ready(int fd, uint32_t mask, void *data)
+{
+	struct sw_acquire_wait *wait = data;
+	struct sw_explicit_sync *sync = wait->sync;
+	uint64_t count;
+	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		wlr_log_errno(WLR_ERROR, "explicit sync: reading an acquire eventfd");
+
+	struct wlr_surface *surface = wait->surface;
+	uint32_t seq = wait->seq;
+	sw_frame_stats_commit_acquired(sync->server->frame_stats, surface, seq,
+				       sw_syncobj_now_ns(), true);
+	/* Free first: unlocking applies the commit (and maybe the ones queued
+	 * behind it), which runs arbitrary listeners. */
+	wait_destroy(wait);
+	wlr_surface_unlock_cached(surface, seq);
+	return 0;
+}
+
+static void handle_wait_surface_destroy(struct wl_listener *listener, void *data)
+{
+	/* The cached state dies with the surface; a late eventfd must not
+	 * touch it. */
+	struct sw_acquire_wait *wait = wl_container_of(listener, wait, surface_destroy);
+	wait->sync->counters.waits_cancelled++;
+	wait_destroy(wait);
+}
+
+static bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
+			struct sw_timeline *timeline, uint64_t point)
+{
+	struct sw_acquire_wait *wait = calloc(1, sizeof(*wait));
+	if (!wait)
+		return false;
+	wait->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (wait->event_fd < 0) {
+		wlr_log_errno(WLR_ERROR, "explicit sync: eventfd");
+		free(wait);
+		return false;
+	}
+	/* flags 0: fire once the point is signalled, waiting for it to
+	 * materialize first if needed (wait-before-submit). */
+	if (sw_syncobj_eventfd(sync->stats, sync->drm_fd, timeline->handle, point, 0,
+			       wait->event_fd) != 0) {
+		wlr_log_errno(WLR_ERROR, "explicit sync: SYNCOBJ_EVENTFD for point %" PRIu64, point);
+		close(wait->event_fd);
+		free(wait);
+		return false;
+	}
+	struct wl_event_loop *loop = sync->server->loop;
+	wait->source = wl_event_loop_add_fd(loop, wait->event_fd, WL_EVENT_READABLE,
+					    handle_wait_ready, wait);
+	if (!wait->source) {
+		close(wait->event_fd);
+		free(wait);
+		return false;
+	}
+	wait->sync = sync;
+	wait->surface = surface;
+	wait->timeline = timeline_ref(timeline);
+	wait->point = point;
+	wait->seq = wlr_surface_lock_pending(surface);
+	wait->surface_destroy.notify = handle_wait_surface_destroy;
+	wl_signal_add(&surface->events.destroy, &wait->surface_destroy);
+	wl_list_insert(&sync->waits, &wait->link);
+	return true;
+}
+
+/* --- wp_linux_drm_syncobj_surface_v1 ------------------------------------- */
+
+static void sync_surface_destroy(struct sw_sync_surface *ss)
+{
+	if (!ss)
+		return;
+	wl_list_remove(&ss->client_commit.link);
+	wlr_addon_finish(&ss->addon);
+	/* Discards points set since the last commit (the protocol allows it);
+	 * committed ones live on in waits and release trackers. */
+	wlr_surface_synced_finish(&ss->synced);
+	wl_resource_set_user_data(ss->resource, NULL);
+	free(ss);
+}
+
+static void sync_surface_handle_resource_destroy(struct wl_resource *resource)
+{
+	sync_surface_destroy(wl_resource_get_user_data(resource));
+}
+
+static void sync_surface_handle_destroy(struct wl_client *client, struct wl_resource *resource)
+{
+	wl_resource_destroy(resource);
+}
+
+static void addon_handle_destroy(struct wlr_addon *addon)
+{
+	/* The wl_surface is going away; the protocol object stays, inert:
+	 * its requests now raise no_surface. */
+	struct sw_sync_surface *ss = wl_container_of(addon, ss, addon);
+	sync_surface_destroy(ss);
+}
+
+static const struct wlr_addon_interface addon_impl = {
+	.name = "syncway_linux_drm_syncobj_surface_v1",
+	.destroy = addon_handle_destroy,
+};
+
+static struct sw_sync_surface *sync_surface_from_resource(struct wl_resource *resource)
+{
+	assert(wl_resource_instance_of(resource, &wp_linux_drm_syncobj_surface_v1_interface,
+				       &surface_impl));
+	return wl_resource_get_user_data(resource);
+}
+
+static void set_point(struct wl_resource *resource, struct wl_resource *timeline_resource,
+		      uint32_t point_hi, uint32_t point_lo, bool acquire)
+{
+	struct sw_sync_surface *ss = sync_surface_from_resource(resource);
+	if (!ss) {
+		wlr_log(WLR_ERROR, "explicit sync: set_%s_point on wp_linux_drm_syncobj_surface_v1@%u "
+			"after its wl_surface was destroyed", acquire ? "acquire" : "release",
+			wl_resource_get_id(resource));
+		/* Inert resources reach no sw_explicit_sync, so this error is
+		 * logged but not in counters.protocol_errors. */
+		wl_resource_post_error(resource, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_SURFACE,
+				       "set_%s_point: the wl_surface was destroyed",
+				       acquire ? "acquire" : "release");
+		return;
+	}
+	struct sw_timeline *timeline = timeline_from_resource(timeline_resource);
+	uint64_t point = (uint64_t)point_hi << 32 | point_lo;
+	/* A second call in the same commit cycle replaces the first. */
+	struct sw_timeline **slot = acquire ? &ss->pending.acquire_timeline : &ss->pending.release_timeline;
+	timeline_ref(timeline);
+	timeline_unref(*slot);
+	*slot = timeline;
+	if (acquire)
+		ss->pending.acquire_point = point;
+	else
+		ss->pending.release_point = point;
+}
+
+static void sync_surface_handle_set_acquire_point(struct wl_client *client, struct wl_resource *resource,
+						  struct wl_resource *timeline, uint32_t point_hi,
+						  uint32_t point_lo)
+{
+	set_point(resource, timeline, point_hi, point_lo, true);
+}
+
+static void sync_surface_handle_set_release_point(struct wl_client *client, struct wl_resource *resource,
+						  struct wl_resource *timeline, uint32_t point_hi,
+						  uint32_t point_lo)
+{
+	set_point(resource, timeline, point_hi, point_lo, false);
+}
+
+static const struct wp_linux_drm_syncobj_surface_v1_interface surface_impl = {
+	.destroy = sync_surface_handle_destroy,
+	.set_acquire_point = sync_surface_handle_set_acquire_point,
+	.set_release_point = sync_surface_handle_set_release_point,
+};
+
+/* Refuses the commit with a protocol error on the syncobj surface. The
+ * client sees at most 127 bytes, so the log gets the same words with the
+ * client's pid: strict errors kill real clients, and whoever debugs that
+ * needs to know which commit and which point. */
+static void reject(struct sw_sync_surface *ss, uint32_t code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void reject(struct sw_sync_surface *ss, uint32_t code, const char *fmt, ...)
+{
+	char msg[256];
+	va_list args;
+	va_start(args, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, args);
+	va_end(args);
+
+	pid_t pid = 0;
+	wl_client_get_credentials(wl_resource_get_client(ss->resource), &pid, NULL, NULL);
+	wlr_log(WLR_ERROR, "explicit sync: client pid %d: wp_linux_drm_syncobj_surface_v1@%u "
+		"error %u: %s", (int)pid, wl_resource_get_id(ss->resource), code, msg);
+	ss->sync->counters.protocol_errors++;
+	wlr_surface_reject_pending(ss->surface, ss->resource, code, "%s", msg);
+}
+
+static bool buffer_supports_explicit_sync(struct wlr_buffer *buffer)
+{
+	/* linux-dmabuf buffers must be accepted; wl_shm ones are too, so that
+	 * CPU-rendered clients can use release points instead of
+	 * wl_buffer.release. */
+	struct wlr_dmabuf_attributes dmabuf;
+	struct wlr_shm_attributes shm;
+	return wlr_buffer_get_dmabuf(buffer, &dmabuf) || wlr_buffer_get_shm(buffer, &shm);
+}
+
+static void handle_client_commit(struct wl_listener *listener, void *data)
+{
+	struct sw_sync_surface *ss = wl_container_of(listener, ss, client_commit);
+	struct sw_explicit_sync *sync = ss->sync;
+	struct wlr_surface *surface = ss->surface;
+	const struct sw_sync_state *pending = &ss->pending;
+
+	/* Someone else (xdg-shell, viewporter, wlroots itself) already
+	 * refused this commit. */
+	if (surface->pending_rejected)
+		return;
+
+	uint32_t surface_id = wl_resource_get_id(surface->resource);
+	struct wlr_buffer *buffer = surface->pending.buffer;
+	bool acquire = pending->acquire_timeline != NULL;
+	bool release = pending->release_timeline != NULL;
+
+	if (!buffer) {
+		/* No buffer and no points is fine, attach(NULL) included. */
+		if (acquire || release) {
+			bool null_attach = surface->pending.committed & WLR_SURFACE_STATE_BUFFER;
+			reject(ss, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
+			       "wl_surface@%u commit: %s set but %s", surface_id,
+			       acquire && release ? "acquire and release points" : acquire ? "acquire point" : "release point",
+			       null_attach ? "a NULL buffer attached" : "no buffer attached");
+		}
+		return;
+	}
+	if (!buffer_supports_explicit_sync(buffer)) {
+		reject(ss, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_UNSUPPORTED_BUFFER,
+		       "wl_surface@%u commit: buffer is neither linux-dmabuf nor wl_shm", surface_id);
+		return;
+	}
+	if (!acquire) {
+		reject(ss, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
+		       "wl_surface@%u commit: buffer attached but no acquire point set%s", surface_id,
+		       release ? " (release point set)" : "");
+		return;
+	}
+	if (!release) {
+		reject(ss, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_RELEASE_POINT,
+		       "wl_surface@%u commit: buffer attached, acquire point %" PRIu64
+		       " set, no release point", surface_id, pending->acquire_point);
+		return;
+	}
+	/* "Identical timelines" means the same timeline object: two imports
+	 * of one syncobj are two objects. */
+	if (pending->acquire_timeline == pending->release_timeline &&
+	    pending->acquire_point >= pending->release_point) {
+		reject(ss, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS,
+		       "wl_surface@%u commit: acquire %" PRIu64 " >= release %" PRIu64
+		       " on one timeline@%u", surface_id, pending->acquire_point,
+		       pending->release_point, pending->acquire_timeline->resource_id);
+		return;
+	}
+
+	sync->counters.commits++;
+	struct wl_client *client = wl_resource_get_client(ss->resource);
+	if (!release_create(sync, buffer, pending->release_timeline, pending->release_point)) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+
+	struct sw_timeline *timeline = pending->acquire_timeline;
+	uint64_t point = pending->acquire_point;
+	int ready = sw_syncobj_point_signalled(sync->stats, sync->drm_fd, timeline->handle, point);
+	if (ready == 1) {
+		sync->counters.acquire_ready++;
+		sw_frame_stats_commit_acquired(sync->server->frame_stats, surface, surface->pending.seq,
+					       sw_syncobj_now_ns(), false);
+		return;
+	}
+	if (ready < 0)
+		wlr_log(WLR_ERROR, "explicit sync: TIMELINE_WAIT on acquire point %" PRIu64
+			" of timeline@%u: %s; waiting for it anyway", point, timeline->resource_id,
+			strerror(-ready));
+	if (!wait_create(sync, surface, timeline, point)) {
+		/* The commit must not be applied unwaited; refusing it ends the
+		 * client, which is better than showing a buffer mid-render. */
+		wlr_log(WLR_ERROR, "explicit sync: cannot wait for acquire point %" PRIu64
+			" of timeline@%u on wl_surface@%u", point, timeline->resource_id, surface_id);
+		wlr_surface_reject_pending(surface, wl_client_get_object(client, 1),
+					   WL_DISPLAY_ERROR_IMPLEMENTATION,
+					   "compositor cannot wait for acquire point %" PRIu64, point);
+		return;
+	}
+	sync->counters.acquire_waited++;
+}
+
+/* --- wp_linux_drm_syncobj_manager_v1 -------------------------------------- */
+
+static struct sw_explicit_sync *sync_from_manager(struct wl_resource *resource)
+{
+	assert(wl_resource_instance_of(resource, &wp_linux_drm_syncobj_manager_v1_interface,
+				       &manager_impl));
+	return wl_resource_get_user_data(resource);
+}
+
+static void manager_handle_destroy(struct wl_client *client, struct wl_resource *resource)
+{
+	/* Surfaces and timelines do not depend on the manager object. */
+	wl_resource_destroy(resource);
+}
+
+static void manager_handle_get_surface(struct wl_client *client, struct wl_resource *resource,
+				       uint32_t id, struct wl_resource *surface_resource)
+{
+	struct sw_explicit_sync *sync = sync_from_manager(resource);
+	struct wlr_surface *surface = wlr_surface_from_resource(surface_resource);
+
+	struct wlr_addon *existing = wlr_addon_find(&surface->addons, sync, &addon_impl);
+	if (existing) {
+		struct sw_sync_surface *other = wl_container_of(existing, other, addon);
+		wlr_log(WLR_ERROR, "explicit sync: get_surface for wl_surface@%u, which already has "
+			"wp_linux_drm_syncobj_surface_v1@%u", wl_resource_get_id(surface_resource),
+			wl_resource_get_id(other->resource));
+		sync->counters.protocol_errors++;
+		wl_resource_post_error(resource, WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS,
+				       "wl_surface@%u already has wp_linux_drm_syncobj_surface_v1@%u",
+				       wl_resource_get_id(surface_resource),
+				       wl_resource_get_id(other->resource));
+		return;
+	}
+
+	struct sw_sync_surface *ss = calloc(1, sizeof(*ss));
+	if (!ss) {
+		wl_resource_post_no_memory(resource);
+		return;
+	}
+	ss->resource = wl_resource_create(client, &wp_linux_drm_syncobj_surface_v1_interface,
+					  wl_resource_get_version(resource), id);
+	if (!ss->resource) {
+		free(ss);
+		wl_resource_post_no_memory(resource);
+		return;
+	}
+	if (!wlr_surface_synced_init(&ss->synced, surface, &sync_state_impl, &ss->pending, &ss->current)) {
+		wl_resource_destroy(ss->resource);
+		free(ss);
+		wl_resource_post_no_memory(resource);
+		return;
+	}
+	ss->sync = sync;
+	ss->surface = surface;
+	wl_resource_set_implementation(ss->resource, &surface_impl, ss,
+				       sync_surface_handle_resource_destroy);
+	wlr_addon_init(&ss->addon, &surface->addons, sync, &addon_impl);
+	ss->client_commit.notify = handle_client_commit;
+	wl_signal_add(&surface->events.client_commit, &ss->client_commit);
+}
+
+static void manager_handle_import_timeline(struct wl_client *client, struct wl_resource *resource,
+					   uint32_t id, int fd)
+{
+	struct sw_explicit_sync *sync = sync_from_manager(resource);
+	uint32_t handle;
+	int ret = sw_syncobj_fd_to_handle(sync->stats, sync->drm_fd, fd, &handle);
+	/* The handle keeps the syncobj alive; the fd is not needed. */
+	close(fd);
+	if (ret != 0) {
+		wlr_log(WLR_ERROR, "explicit sync: import_timeline for new id %u: fd is not a "
+			"drm_syncobj: %s", id, strerror(-ret));
+		sync->counters.protocol_errors++;
+		wl_resource_post_error(resource, WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_INVALID_TIMELINE,
+				       "import_timeline: fd is not a drm_syncobj (%s)", strerror(-ret));
+		return;
+	}
+
+	struct sw_timeline *timeline = calloc(1, sizeof(*timeline));
+	struct wl_resource *timeline_resource = timeline ?
+		wl_resource_create(client, &wp_linux_drm_syncobj_timeline_v1_interface,
+				   wl_resource_get_version(resource), id) : NULL;
+	if (!timeline_resource) {
+		free(timeline);
+		sw_syncobj_destroy(sync->stats, sync->drm_fd, handle);
+		wl_resource_post_no_memory(resource);
+		return;
+	}
+	timeline->sync = sync;
+	timeline->handle = handle;
+	timeline->resource_id = id;
+	timeline->refs = 1;
+	sync->counters.timelines_imported++;
+	sync->counters.timelines_live++;
+	wl_resource_set_implementation(timeline_resource, &timeline_impl, timeline,
+				       timeline_handle_resource_destroy);
+}
+
+static const struct wp_linux_drm_syncobj_manager_v1_interface manager_impl = {
+	.destroy = manager_handle_destroy,
+	.get_surface = manager_handle_get_surface,
+	.import_timeline = manager_handle_import_timeline,
+};
+
+static void manager_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id)
+{
+	struct sw_explicit_sync *sync = data;
+	struct wl_resource *resource =
+		wl_resource_create(client, &wp_linux_drm_syncobj_manager_v1_interface, version, id);
+	if (!resource) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(resource, &manager_impl, sync, NULL);
+}
+
+/* --- lifetime ------------------------------------------------------------- */
+
+struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
+{
+	struct sw_explicit_sync *sync = calloc(1, sizeof(*sync));
+	if (!sync)
+		return NULL;
+	sync->server = server;
+	sync->drm_fd = server->drm_fd;
+	sync->stats = &server->syncobj_stats;
+	sync->release_after_frames = !sw_renderer_is_pixman(server->renderer);
+	wl_list_init(&sync->waits);
+	wl_list_init(&sync->releases);
+	sync->global = wl_global_create(server->display, &wp_linux_drm_syncobj_manager_v1_interface,
+					MANAGER_VERSION, sync, manager_bind);
+	if (!sync->global) {
+		free(sync);
+		return NULL;
+	}
+	sync->frames_retired.notify = handle_frames_retired;
+	wl_signal_add(&server->events.frames_retired, &sync->frames_retired);
+	return sync;
+}
+
+void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_sync_counters *final)
+{
+	if (!sync)
+		return;
+	wl_list_remove(&sync->frames_retired.link);
+	wl_global_destroy(sync->global);
+
+	/* Clients are gone, so are their surfaces and the waits with them. */
+	struct sw_acquire_wait *wait, *wait_tmp;
+	wl_list_for_each_safe(wait, wait_tmp, &sync->waits, link) {
+		sync->counters.waits_cancelled++;
+		wait_destroy(wait);
+	}
+	/* Nothing renders any more: released buffers' points can go now.
+	 * Buffers still referenced (by what, at this point?) are dropped
+	 * without a signal, since nothing guarantees they are unused. */
+	size_t unreleased = 0;
+	struct sw_release *release, *release_tmp;
+	wl_list_for_each_safe(release, release_tmp, &sync->releases, link) {
+		if (release->buffer) {
+			unreleased++;
+			release_destroy(release);
+		} else {
+			release_signal(release);
+		}
+	}
+	if (unreleased)
+		wlr_log(WLR_ERROR, "explicit sync: %zu buffer(s) still referenced at exit; "
+			"their release points were not signalled", unreleased);
+	if (sync->counters.timelines_live)
+		wlr_log(WLR_ERROR, "explicit sync: %llu timeline(s) still referenced at exit",
+			(unsigned long long)sync->counters.timelines_live);
+	if (final)
+		*final = sync->counters;
+	free(sync);
+}
+
+const struct sw_explicit_sync_counters *sw_explicit_sync_counters(const struct sw_explicit_sync *sync)
+{
+	return &sync->counters;
+}
+
+void sw_explicit_sync_print_summary(const struct sw_explicit_sync_counters *c, FILE *f)
+{
+	fprintf(f, "syncway: explicit sync: %llu timelines imported (%llu alive), %llu commits "
+		"(%llu ready at commit, %llu waited, %llu waits cancelled), %llu release points "
+		"signalled (%llu after frames retired, %llu errors), %llu protocol errors\n",
+		(unsigned long long)c->timelines_imported, (unsigned long long)c->timelines_live,
+		(unsigned long long)c->commits, (unsigned long long)c->acquire_ready,
+		(unsigned long long)c->acquire_waited, (unsigned long long)c->waits_cancelled,
+		(unsigned long long)c->releases_signalled, (unsigned long long)c->releases_deferred,
+		(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors);
+}

@@ -1,0 +1,34 @@
+/* linux-drm-syncobj-v1, syncway's own implementation (see
+ * docs/compositor.md for the design and the rule table). */
+#ifndef SYNCWAY_EXPLICIT_SYNC_H
+#define SYNCWAY_EXPLICIT_SYNC_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct sw_server;
+
+struct sw_explicit_sync_counters {
+	uint64_t timelines_imported, timelines_live;
+	uint64_t commits;          /* commits that carried a buffer and points */
+	uint64_t acquire_ready;    /* ... whose acquire point was already signalled */
+	uint64_t acquire_waited;   /* ... that waited on an eventfd */
+	uint64_t waits_cancelled;  /* waits dropped because the surface went away */
+	uint64_t releases_signalled, releases_deferred, release_errors;
+	uint64_t protocol_errors;
+};
+
+/* Advertises wp_linux_drm_syncobj_manager_v1 (version 1); timelines are
+ * imported into server->drm_fd and every ioctl is accounted in
+ * server->syncobj_stats. The caller has checked that the device has
+ * timelines and the eventfd ioctl. */
+struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server);
+/* After the clients are gone: signals release points still waiting for
+ * frames to retire, then frees everything. The final counters go to
+ * *final when it is not NULL. */
+void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_sync_counters *final);
+
+const struct sw_explicit_sync_counters *sw_explicit_sync_counters(const struct sw_explicit_sync *sync);
+void sw_explicit_sync_print_summary(const struct sw_explicit_sync_counters *counters, FILE *f);
+
+#endif

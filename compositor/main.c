@@ -1,0 +1,421 @@
+/* syncway: a small wlroots compositor with its own linux-drm-syncobj-v1 and
+ * per-frame accounting. Reads like tinywl's main(): parse options, make the
+ * wlroots objects, run, tear down. See docs/compositor.md. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/backend.h>
+#include <wlr/backend/drm.h>
+#include <wlr/backend/multi.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_linux_dmabuf_v1.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_presentation_time.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_subcompositor.h>
+#include <wlr/types/wlr_viewporter.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+#include <xf86drm.h>
+
+#include "drm_device.h"
+#include "explicit_sync.h"
+#include "frame_stats.h"
+#include "renderer.h"
+#include "server.h"
+
+static const char usage[] =
+	"usage: syncway [options]\n"
+	"  -s, --startup CMD        run CMD with /bin/sh -c once the compositor is up\n"
+	"  -x, --exit-with-client   quit when CMD exits, with its exit status\n"
+	"      --stats FILE         write one JSON line per frame and per commit to FILE\n"
+	"      --report SEC         seconds between the FPS lines on stderr (default 5, 0: none)\n"
+	"      --headless-size WxH[@HZ]  mode of headless outputs (default 1280x720@60)\n"
+	"      --outputs N          number of headless outputs (sets WLR_HEADLESS_OUTPUTS)\n"
+	"  -v, --verbose            wlroots info messages; twice for debug\n"
+	"  -h, --help               this text\n"
+	"Backends come from wlr_backend_autocreate(): DRM/KMS with libseat on a VT,\n"
+	"nested in Wayland or X11 when WAYLAND_DISPLAY or DISPLAY is set, or\n"
+	"WLR_BACKENDS=headless. Keys: Alt+Escape quits, Alt+F1 cycles windows,\n"
+	"Alt+drag moves (left button) or resizes (right button).\n"
+	"Environment: SYNCWAY_EXPLICIT_SYNC=0 hides linux-drm-syncobj-v1;\n"
+	"SYNCWAY_DRM_DEVICE picks the DRM device when the backend has none.\n";
+
+static bool parse_size(const char *arg, struct sw_options *options)
+{
+	int w, h, n = 0;
+	double hz = 0;
+	if (sscanf(arg, "%dx%d%n", &w, &h, &n) != 2 || w <= 0 || h <= 0)
+		return false;
+	if (arg[n] == '@') {
+		char *end;
+		hz = strtod(arg + n + 1, &end);
+		if (*end || hz <= 0)
+			return false;
+	} else if (arg[n]) {
+		return false;
+	}
+	options->headless_width = w;
+	options->headless_height = h;
+	options->headless_refresh_mhz = (int)(hz * 1000 + 0.5);
+	return true;
+}
+
+static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
+{
+	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS };
+	static const struct option longopts[] = {
+		{ "startup", required_argument, NULL, 's' },
+		{ "exit-with-client", no_argument, NULL, 'x' },
+		{ "stats", required_argument, NULL, OPT_STATS },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "headless-size", required_argument, NULL, OPT_SIZE },
+		{ "outputs", required_argument, NULL, OPT_OUTPUTS },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+	char *end;
+	while ((c = getopt_long(argc, argv, "s:xvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			options->startup_cmd = optarg;
+			break;
+		case 'x':
+			options->exit_with_client = true;
+			break;
+		case OPT_STATS:
+			options->stats_path = optarg;
+			break;
+		case OPT_REPORT: {
+			double secs = strtod(optarg, &end);
+			if (*end || secs < 0) {
+				fprintf(stderr, "syncway: --report wants seconds, not '%s'\n", optarg);
+				return false;
+			}
+			options->report_interval_ms = (int)(secs * 1000 + 0.5);
+			break;
+		}
+		case OPT_SIZE:
+			if (!parse_size(optarg, options)) {
+				fprintf(stderr, "syncway: --headless-size wants WxH or WxH@HZ, not '%s'\n", optarg);
+				return false;
+			}
+			break;
+		case OPT_OUTPUTS:
+			options->headless_outputs = (int)strtol(optarg, &end, 10);
+			if (*end || options->headless_outputs < 1 || options->headless_outputs > 16) {
+				fprintf(stderr, "syncway: --outputs wants 1 to 16, not '%s'\n", optarg);
+				return false;
+			}
+			break;
+		case 'v':
+			(*verbosity)++;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			fputs(usage, stderr);
+			return false;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "syncway: unexpected argument '%s' (the client goes after -s, quoted)\n",
+			argv[optind]);
+		return false;
+	}
+	if (options->exit_with_client && !options->startup_cmd) {
+		fprintf(stderr, "syncway: -x needs a command to wait for (-s CMD)\n");
+		return false;
+	}
+	return true;
+}
+
+/* The DRM device for syncobjs: the backend's (as a render node when it has
+ * one), else $SYNCWAY_DRM_DEVICE or the first render node, for headless and
+ * nested sessions. -1 when there is none. */
+static int open_drm_device(struct wlr_backend *backend, char *where, size_t where_len)
+{
+	int backend_fd = wlr_backend_get_drm_fd(backend);
+	if (backend_fd >= 0) {
+		char *name = drmGetRenderDeviceNameFromFd(backend_fd);
+		if (name) {
+			int fd = open(name, O_RDWR | O_CLOEXEC);
+			snprintf(where, where_len, "%s (the backend's render node)", name);
+			free(name);
+			if (fd >= 0)
+				return fd;
+		}
+		/* A KMS-only device: syncobj ioctls work on the primary node too. */
+		snprintf(where, where_len, "the backend's DRM device");
+		return fcntl(backend_fd, F_DUPFD_CLOEXEC, 0);
+	}
+	char err[256];
+	int fd = sw_drm_open_render_node(err, sizeof(err));
+	if (fd < 0) {
+		snprintf(where, where_len, "%s", err);
+		return -1;
+	}
+	char *name = drmGetDeviceNameFromFd2(fd);
+	snprintf(where, where_len, "%s", name ? name : "render node");
+	free(name);
+	return fd;
+}
+
+static bool same_drm_device(int a, int b)
+{
+	drmDevicePtr da = NULL, db = NULL;
+	bool same = a >= 0 && b >= 0 && drmGetDevice2(a, 0, &da) == 0 &&
+		    drmGetDevice2(b, 0, &db) == 0 && drmDevicesEqual(da, db);
+	drmFreeDevice(&da);
+	drmFreeDevice(&db);
+	return same;
+}
+
+static void setup_explicit_sync(struct sw_server *server, const char *where)
+{
+	const char *env = getenv("SYNCWAY_EXPLICIT_SYNC");
+	if (env && strcmp(env, "0") == 0) {
+		fprintf(stderr, "syncway: explicit sync: off (SYNCWAY_EXPLICIT_SYNC=0)\n");
+		return;
+	}
+	if (server->drm_fd < 0) {
+		fprintf(stderr, "syncway: explicit sync: off (no DRM device: %s)\n", where);
+		return;
+	}
+	struct sw_syncobj_caps caps;
+	char err[256];
+	if (!sw_drm_probe_syncobj(server->drm_fd, &caps, err, sizeof(err))) {
+		fprintf(stderr, "syncway: explicit sync: off (%s: %s)\n", where, err);
+		return;
+	}
+	/* DRM_CAP_SYNCOBJ alone is not enough: clients use timelines, and the
+	 * compositor needs the eventfd ioctl to wait without blocking. */
+	if (!sw_syncobj_caps_explicit_sync(&caps)) {
+		fprintf(stderr, "syncway: explicit sync: off (%s, driver %s: timeline cap %d, "
+			"SYNCOBJ_EVENTFD %s)\n", where, caps.driver, caps.syncobj_timeline,
+			caps.eventfd ? "present" : "missing");
+		return;
+	}
+	server->explicit_sync = sw_explicit_sync_create(server);
+	if (!server->explicit_sync) {
+		fprintf(stderr, "syncway: explicit sync: off (cannot create the global)\n");
+		return;
+	}
+	fprintf(stderr, "syncway: explicit sync: on (%s, driver %s)\n", where, caps.driver);
+}
+
+static void find_drm_backend(struct wlr_backend *backend, void *data)
+{
+	if (wlr_backend_is_drm(backend))
+		*(bool *)data = true;
+}
+
+static bool has_drm_backend(struct wlr_backend *backend)
+{
+	bool found = false;
+	if (wlr_backend_is_multi(backend))
+		wlr_multi_for_each_backend(backend, find_drm_backend, &found);
+	else
+		find_drm_backend(backend, &found);
+	return found;
+}
+
+static int handle_terminate_signal(int signal, void *data)
+{
+	struct sw_server *server = data;
+	wl_display_terminate(server->display);
+	return 0;
+}
+
+static int handle_sigchld(int signal, void *data)
+{
+	struct sw_server *server = data;
+	int status;
+	pid_t pid;
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if (pid != server->child_pid)
+			continue;
+		server->child_pid = 0;
+		server->child_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		fprintf(stderr, "syncway: startup command exited with status %d\n", server->child_status);
+		if (server->options->exit_with_client)
+			wl_display_terminate(server->display);
+	}
+	return 0;
+}
+
+static bool spawn_client(struct sw_server *server, const char *cmd)
+{
+	pid_t pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "syncway: fork: %s\n", strerror(errno));
+		return false;
+	}
+	if (pid == 0) {
+		/* The event loop blocks the signals it reads through signalfd;
+		 * the client should not inherit that. */
+		sigset_t set;
+		sigemptyset(&set);
+		sigprocmask(SIG_SETMASK, &set, NULL);
+		execl("/bin/sh", "/bin/sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	server->child_pid = pid;
+	return true;
+}
+
+int main(int argc, char *argv[])
+{
+	struct sw_options options = { .report_interval_ms = 5000 };
+	int verbosity = 0;
+	if (!parse_options(argc, argv, &options, &verbosity))
+		return 2;
+	wlr_log_init(verbosity >= 2 ? WLR_DEBUG : verbosity == 1 ? WLR_INFO : WLR_ERROR, NULL);
+	if (options.headless_outputs > 0) {
+		char n[16];
+		snprintf(n, sizeof(n), "%d", options.headless_outputs);
+		setenv("WLR_HEADLESS_OUTPUTS", n, 1);
+	}
+
+	struct sw_server server = { .options = &options, .drm_fd = -1 };
+	wl_list_init(&server.outputs);
+	wl_list_init(&server.views);
+	wl_signal_init(&server.events.frames_retired);
+
+	server.display = wl_display_create();
+	server.loop = wl_display_get_event_loop(server.display);
+	server.backend = wlr_backend_autocreate(server.loop, &server.session);
+	if (!server.backend) {
+		fprintf(stderr, "syncway: no backend: on a VT, run as a user seatd or logind lets "
+			"open the seat (or as root with LIBSEAT_BACKEND=noop); inside a Wayland or X11 "
+			"session set WAYLAND_DISPLAY or DISPLAY; anywhere, WLR_BACKENDS=headless\n");
+		wl_display_destroy(server.display);
+		return 1;
+	}
+
+	char where[300] = "";
+	server.drm_fd = open_drm_device(server.backend, where, sizeof(where));
+
+	server.renderer = sw_renderer_create(server.backend, server.drm_fd);
+	if (!server.renderer) {
+		fprintf(stderr, "syncway: no renderer (WLR_RENDERER=pixman works everywhere)\n");
+		return 1;
+	}
+	/* A GPU renderer names its own device; timelines go there too. */
+	int renderer_fd = sw_renderer_is_pixman(server.renderer) ? -1 :
+		wlr_renderer_get_drm_fd(server.renderer);
+	if (renderer_fd >= 0 && !same_drm_device(renderer_fd, server.drm_fd)) {
+		if (server.drm_fd >= 0)
+			close(server.drm_fd);
+		server.drm_fd = fcntl(renderer_fd, F_DUPFD_CLOEXEC, 0);
+		snprintf(where, sizeof(where), "the renderer's DRM device");
+	}
+	wlr_renderer_init_wl_shm(server.renderer, server.display);
+	server.allocator = wlr_allocator_autocreate(server.backend, server.renderer);
+	if (!server.allocator) {
+		fprintf(stderr, "syncway: no allocator for this renderer and backend\n");
+		return 1;
+	}
+
+	server.compositor = wlr_compositor_create(server.display, 6, server.renderer);
+	wlr_subcompositor_create(server.display);
+	wlr_data_device_manager_create(server.display);
+	wlr_viewporter_create(server.display);
+	wlr_presentation_create(server.display, server.backend);
+
+	server.output_layout = wlr_output_layout_create(server.display);
+	server.scene = wlr_scene_create();
+	server.scene_layout = wlr_scene_attach_output_layout(server.scene, server.output_layout);
+
+	if (wlr_renderer_get_texture_formats(server.renderer, WLR_BUFFER_CAP_DMABUF) &&
+	    wlr_renderer_get_drm_fd(server.renderer) >= 0) {
+		server.linux_dmabuf = wlr_linux_dmabuf_v1_create_with_renderer(server.display, 4, server.renderer);
+		/* Scanout feedback only means something on KMS outputs. */
+		if (server.linux_dmabuf && has_drm_backend(server.backend))
+			wlr_scene_set_linux_dmabuf_v1(server.scene, server.linux_dmabuf);
+	}
+	if (!server.linux_dmabuf)
+		fprintf(stderr, "syncway: linux-dmabuf: off (the renderer imports no dmabufs)\n");
+
+	server.frame_stats = sw_frame_stats_create(&server);
+	if (!server.frame_stats)
+		return 1;
+	setup_explicit_sync(&server, where);
+
+	server.new_output.notify = handle_new_output;
+	wl_signal_add(&server.backend->events.new_output, &server.new_output);
+
+	server.xdg_shell = wlr_xdg_shell_create(server.display, 3);
+	server.new_xdg_toplevel.notify = handle_new_xdg_toplevel;
+	wl_signal_add(&server.xdg_shell->events.new_toplevel, &server.new_xdg_toplevel);
+	server.new_xdg_popup.notify = handle_new_xdg_popup;
+	wl_signal_add(&server.xdg_shell->events.new_popup, &server.new_xdg_popup);
+
+	input_init(&server);
+
+	const char *socket = wl_display_add_socket_auto(server.display);
+	if (!socket) {
+		fprintf(stderr, "syncway: cannot create a Wayland socket (is XDG_RUNTIME_DIR set "
+			"and writable?)\n");
+		return 1;
+	}
+	if (!wlr_backend_start(server.backend)) {
+		fprintf(stderr, "syncway: cannot start the backend\n");
+		return 1;
+	}
+	setenv("WAYLAND_DISPLAY", socket, true);
+	fprintf(stderr, "syncway: running on WAYLAND_DISPLAY=%s\n", socket);
+
+	server.sigint_source = wl_event_loop_add_signal(server.loop, SIGINT, handle_terminate_signal, &server);
+	server.sigterm_source = wl_event_loop_add_signal(server.loop, SIGTERM, handle_terminate_signal, &server);
+	server.sigchld_source = wl_event_loop_add_signal(server.loop, SIGCHLD, handle_sigchld, &server);
+	sw_frame_stats_mark_fds(server.frame_stats, false);
+	if (options.startup_cmd && !spawn_client(&server, options.startup_cmd))
+		return 1;
+
+	wl_display_run(server.display);
+
+	/* Clients first: their surfaces release buffers, which signals release
+	 * points while the device and the event loop still exist. */
+	wl_display_destroy_clients(server.display);
+	if (server.explicit_sync) {
+		struct sw_explicit_sync_counters counters;
+		sw_explicit_sync_destroy(server.explicit_sync, &counters);
+		server.explicit_sync = NULL;
+		sw_explicit_sync_print_summary(&counters, stderr);
+		sw_frame_stats_explicit_sync_done(server.frame_stats, &counters);
+	}
+	sw_frame_stats_mark_fds(server.frame_stats, true);
+	input_finish(&server);
+	wlr_scene_node_destroy(&server.scene->tree.node);
+	wl_event_source_remove(server.sigint_source);
+	wl_event_source_remove(server.sigterm_source);
+	wl_event_source_remove(server.sigchld_source);
+	wl_list_remove(&server.new_output.link);
+	wl_list_remove(&server.new_xdg_toplevel.link);
+	wl_list_remove(&server.new_xdg_popup.link);
+	wlr_backend_destroy(server.backend); /* outputs print their summaries */
+	sw_frame_stats_destroy(server.frame_stats);
+	wlr_allocator_destroy(server.allocator);
+	wlr_renderer_destroy(server.renderer);
+	wl_display_destroy(server.display);
+	if (server.drm_fd >= 0)
+		close(server.drm_fd);
+
+	if (server.child_pid > 0)
+		kill(server.child_pid, SIGTERM);
+	return options.exit_with_client ? server.child_status : 0;
+}

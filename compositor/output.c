@@ -1,0 +1,221 @@
+/* Outputs and the frame loop: render the scene when the output asks for a
+ * frame, account the frame, and track it until the output presents it. */
+#include <assert.h>
+#include <stdlib.h>
+#include <time.h>
+#include <wlr/backend/headless.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/util/log.h>
+
+#include "frame_stats.h"
+#include "server.h"
+
+#define RETIRE_TIMEOUT_MS 1000
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+uint64_t server_frames_retired(struct sw_server *server)
+{
+	uint64_t retired = server->frames_committed;
+	struct sw_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		if (output->n_in_flight > 0 && output->in_flight[0].frame - 1 < retired)
+			retired = output->in_flight[0].frame - 1;
+	}
+	return retired;
+}
+
+/* Drops the oldest n frames from the in-flight queue and tells whoever waits
+ * for frames to retire (explicit sync's release points). */
+static void output_retire(struct sw_output *output, int n)
+{
+	if (n <= 0)
+		return;
+	output->n_in_flight -= n;
+	for (int i = 0; i < output->n_in_flight; i++)
+		output->in_flight[i] = output->in_flight[i + n];
+	if (output->n_in_flight == 0)
+		wl_event_source_timer_update(output->retire_timer, 0);
+	wl_signal_emit_mutable(&output->server->events.frames_retired, NULL);
+}
+
+static void output_retire_all(struct sw_output *output)
+{
+	for (int i = 0; i < output->n_in_flight; i++)
+		sw_frame_stats_frame_presented(output->stats, output->in_flight[i].frame, NULL);
+	output_retire(output, output->n_in_flight);
+}
+
+static int handle_retire_timeout(void *data)
+{
+	struct sw_output *output = data;
+	if (output->n_in_flight > 0) {
+		wlr_log(WLR_ERROR, "%s: frame %llu not presented after %d ms; treating %d "
+			"frame(s) as done so that buffer releases do not stall",
+			output->wlr_output->name, (unsigned long long)output->in_flight[0].frame,
+			RETIRE_TIMEOUT_MS, output->n_in_flight);
+		output_retire_all(output);
+	}
+	return 0;
+}
+
+static void handle_precommit(struct wl_listener *listener, void *data)
+{
+	struct sw_output *output = wl_container_of(listener, output, precommit);
+	/* wlr_scene_output_commit() renders, then commits: the precommit event
+	 * sits between the two, so it splits render time from commit time. */
+	if (output->in_frame)
+		output->precommit_ns = now_ns();
+}
+
+static void handle_frame(struct wl_listener *listener, void *data)
+{
+	struct sw_output *output = wl_container_of(listener, output, frame);
+	struct sw_server *server = output->server;
+	struct wlr_output *wlr_output = output->wlr_output;
+
+	uint32_t seq_before = wlr_output->commit_seq;
+	int64_t start = now_ns();
+	output->precommit_ns = 0;
+	output->in_frame = true;
+	bool ok = wlr_scene_output_commit(output->scene_output, NULL);
+	output->in_frame = false;
+	int64_t end = now_ns();
+
+	if (!ok)
+		wlr_log(WLR_ERROR, "%s: failed to commit a frame", wlr_output->name);
+	/* The scene skips the commit when nothing changed; only real commits
+	 * are frames. */
+	if (wlr_output->commit_seq != seq_before) {
+		uint64_t frame = ++server->frames_committed;
+		if (output->n_in_flight == (int)(sizeof(output->in_flight) / sizeof(output->in_flight[0]))) {
+			/* A backend that never presents: keep the newest ones. */
+			sw_frame_stats_frame_presented(output->stats, output->in_flight[0].frame, NULL);
+			output_retire(output, 1);
+		}
+		output->in_flight[output->n_in_flight++] = (struct sw_frame_in_flight){
+			.commit_seq = wlr_output->commit_seq,
+			.frame = frame,
+		};
+		wl_event_source_timer_update(output->retire_timer, RETIRE_TIMEOUT_MS);
+		sw_frame_stats_frame_committed(output->stats, output->scene_output, frame,
+					       wlr_output->commit_seq, start,
+					       output->precommit_ns ? output->precommit_ns : end, end);
+	}
+
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(output->scene_output, &now);
+}
+
+static void handle_present(struct wl_listener *listener, void *data)
+{
+	struct sw_output *output = wl_container_of(listener, output, present);
+	struct wlr_output_event_present *event = data;
+
+	/* Presents arrive in commit order; anything older than this one will
+	 * never be presented. Sequence numbers wrap, hence the signed diff. */
+	int n = 0;
+	while (n < output->n_in_flight &&
+	       (int32_t)(output->in_flight[n].commit_seq - event->commit_seq) <= 0) {
+		bool match = output->in_flight[n].commit_seq == event->commit_seq;
+		sw_frame_stats_frame_presented(output->stats, output->in_flight[n].frame,
+					       match ? event : NULL);
+		n++;
+	}
+	output_retire(output, n);
+}
+
+static void handle_request_state(struct wl_listener *listener, void *data)
+{
+	/* Nested backends: the host window was resized or closed. */
+	struct sw_output *output = wl_container_of(listener, output, request_state);
+	const struct wlr_output_event_request_state *event = data;
+	wlr_output_commit_state(output->wlr_output, event->state);
+	if (!output->wlr_output->enabled)
+		output_retire_all(output);
+}
+
+static void handle_output_destroy(struct wl_listener *listener, void *data)
+{
+	struct sw_output *output = wl_container_of(listener, output, destroy);
+
+	output_retire_all(output);
+	sw_frame_stats_remove_output(output->stats);
+	wl_event_source_remove(output->retire_timer);
+	wl_list_remove(&output->frame.link);
+	wl_list_remove(&output->request_state.link);
+	wl_list_remove(&output->precommit.link);
+	wl_list_remove(&output->present.link);
+	wl_list_remove(&output->destroy.link);
+	wl_list_remove(&output->link);
+	free(output);
+}
+
+void handle_new_output(struct wl_listener *listener, void *data)
+{
+	struct sw_server *server = wl_container_of(listener, server, new_output);
+	struct wlr_output *wlr_output = data;
+	const struct sw_options *options = server->options;
+
+	if (!wlr_output_init_render(wlr_output, server->allocator, server->renderer)) {
+		wlr_log(WLR_ERROR, "%s: cannot render to this output", wlr_output->name);
+		return;
+	}
+
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_enabled(&state, true);
+	if (wlr_output_is_headless(wlr_output) && options->headless_width > 0) {
+		wlr_output_state_set_custom_mode(&state, options->headless_width,
+						 options->headless_height, options->headless_refresh_mhz);
+	} else {
+		struct wlr_output_mode *mode = wlr_output_preferred_mode(wlr_output);
+		if (mode)
+			wlr_output_state_set_mode(&state, mode);
+	}
+	bool ok = wlr_output_commit_state(wlr_output, &state);
+	wlr_output_state_finish(&state);
+	if (!ok) {
+		wlr_log(WLR_ERROR, "%s: cannot enable the output", wlr_output->name);
+		return;
+	}
+
+	struct sw_output *output = calloc(1, sizeof(*output));
+	if (!output) {
+		wlr_log(WLR_ERROR, "out of memory");
+		return;
+	}
+	output->server = server;
+	output->wlr_output = wlr_output;
+	output->retire_timer = wl_event_loop_add_timer(server->loop, handle_retire_timeout, output);
+	output->stats = sw_frame_stats_add_output(server->frame_stats, wlr_output);
+
+	output->frame.notify = handle_frame;
+	wl_signal_add(&wlr_output->events.frame, &output->frame);
+	output->request_state.notify = handle_request_state;
+	wl_signal_add(&wlr_output->events.request_state, &output->request_state);
+	output->precommit.notify = handle_precommit;
+	wl_signal_add(&wlr_output->events.precommit, &output->precommit);
+	output->present.notify = handle_present;
+	wl_signal_add(&wlr_output->events.present, &output->present);
+	output->destroy.notify = handle_output_destroy;
+	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
+	wl_list_insert(&server->outputs, &output->link);
+
+	/* Left to right, in the order they appear. */
+	struct wlr_output_layout_output *l_output =
+		wlr_output_layout_add_auto(server->output_layout, wlr_output);
+	output->scene_output = wlr_scene_output_create(server->scene, wlr_output);
+	wlr_scene_output_layout_add_output(server->scene_layout, l_output, output->scene_output);
+
+	wlr_log(WLR_INFO, "output %s: %dx%d@%.3f Hz", wlr_output->name, wlr_output->width,
+		wlr_output->height, wlr_output->refresh / 1000.0);
+}

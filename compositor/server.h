@@ -1,0 +1,177 @@
+/* The compositor's state: one struct per object, listeners beside the data
+ * they serve. See docs/compositor.md. */
+#ifndef SYNCWAY_SERVER_H
+#define SYNCWAY_SERVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <wayland-server-core.h>
+#include <wlr/util/box.h>
+
+#include "syncobj.h"
+
+struct sw_explicit_sync;
+struct sw_frame_stats;
+struct sw_output_stats;
+
+struct sw_options {
+	const char *startup_cmd;      /* -s: run with /bin/sh -c */
+	const char *stats_path;       /* --stats: JSON lines */
+	int headless_width, headless_height, headless_refresh_mhz; /* 0: default */
+	int headless_outputs;         /* 0: whatever the backend made */
+	bool exit_with_client;        /* -x: quit when the -s command exits */
+	int report_interval_ms;       /* the "N frames in 5.0 seconds" lines */
+};
+
+enum sw_cursor_mode {
+	SW_CURSOR_PASSTHROUGH,
+	SW_CURSOR_MOVE,
+	SW_CURSOR_RESIZE,
+};
+
+struct sw_server {
+	const struct sw_options *options;
+
+	struct wl_display *display;
+	struct wl_event_loop *loop;
+	struct wlr_backend *backend;
+	struct wlr_session *session;
+	struct wlr_renderer *renderer;
+	struct wlr_allocator *allocator;
+	struct wlr_compositor *compositor;
+	struct wlr_scene *scene;
+	struct wlr_scene_output_layout *scene_layout;
+	struct wlr_output_layout *output_layout;
+	struct wlr_linux_dmabuf_v1 *linux_dmabuf; /* NULL: no dmabuf import */
+
+	/* The DRM device timelines are imported into and signalled on (a render
+	 * node); -1 when there is none. Owned. */
+	int drm_fd;
+	/* Every syncobj ioctl the compositor issues is accounted here; the
+	 * frame statistics take per-frame differences of it. */
+	struct sw_syncobj_stats syncobj_stats;
+	struct sw_explicit_sync *explicit_sync; /* NULL: protocol not offered */
+	struct sw_frame_stats *frame_stats;
+
+	struct wl_list outputs; /* sw_output.link */
+	struct wl_listener new_output;
+
+	/* Frames committed on any output, numbered from 1. A frame retires when
+	 * its output reports it presented (or dropped); a client buffer may
+	 * only be released once every frame that could have read it retired,
+	 * which matters for renderers that finish after the commit returns. */
+	uint64_t frames_committed;
+	struct {
+		struct wl_signal frames_retired;
+	} events;
+
+	struct wlr_xdg_shell *xdg_shell;
+	struct wl_listener new_xdg_toplevel;
+	struct wl_listener new_xdg_popup;
+	struct wl_list views; /* sw_view.link, front to back */
+
+	struct wlr_cursor *cursor;
+	struct wlr_xcursor_manager *cursor_mgr;
+	struct wl_listener cursor_motion;
+	struct wl_listener cursor_motion_absolute;
+	struct wl_listener cursor_button;
+	struct wl_listener cursor_axis;
+	struct wl_listener cursor_frame;
+
+	struct wlr_seat *seat;
+	struct wl_listener new_input;
+	struct wl_listener request_cursor;
+	struct wl_listener request_set_selection;
+	struct wl_list keyboards; /* sw_keyboard.link */
+
+	enum sw_cursor_mode cursor_mode;
+	struct sw_view *grabbed_view;
+	double grab_x, grab_y;
+	struct wlr_box grab_geobox;
+	uint32_t resize_edges;
+
+	pid_t child_pid; /* the -s command, 0 when none runs */
+	int child_status;
+	struct wl_event_source *sigchld_source;
+	struct wl_event_source *sigint_source;
+	struct wl_event_source *sigterm_source;
+};
+
+struct sw_output {
+	struct wl_list link; /* sw_server.outputs */
+	struct sw_server *server;
+	struct wlr_output *wlr_output;
+	struct wlr_scene_output *scene_output;
+	struct sw_output_stats *stats;
+
+	/* Frames committed and not yet presented, oldest first. */
+	struct sw_frame_in_flight {
+		uint32_t commit_seq;
+		uint64_t frame;
+	} in_flight[8];
+	int n_in_flight;
+	/* Retires frames whose present event never comes (e.g. a backend that
+	 * drops it), so that buffer releases cannot stall forever. */
+	struct wl_event_source *retire_timer;
+	int64_t precommit_ns; /* when the frame being committed finished rendering */
+	bool in_frame;
+
+	struct wl_listener frame;
+	struct wl_listener request_state;
+	struct wl_listener precommit;
+	struct wl_listener present;
+	struct wl_listener destroy;
+};
+
+struct sw_view {
+	struct wl_list link; /* sw_server.views */
+	struct sw_server *server;
+	struct wlr_xdg_toplevel *xdg_toplevel;
+	struct wlr_scene_tree *scene_tree;
+
+	struct wl_listener map;
+	struct wl_listener unmap;
+	struct wl_listener commit;
+	struct wl_listener destroy;
+	struct wl_listener request_move;
+	struct wl_listener request_resize;
+	struct wl_listener request_maximize;
+	struct wl_listener request_fullscreen;
+};
+
+struct sw_popup {
+	struct wlr_xdg_popup *xdg_popup;
+	struct wl_listener commit;
+	struct wl_listener destroy;
+};
+
+struct sw_keyboard {
+	struct wl_list link; /* sw_server.keyboards */
+	struct sw_server *server;
+	struct wlr_keyboard *wlr_keyboard;
+
+	struct wl_listener modifiers;
+	struct wl_listener key;
+	struct wl_listener destroy;
+};
+
+/* output.c */
+void handle_new_output(struct wl_listener *listener, void *data);
+/* Highest frame number n such that frames 1..n have all retired. */
+uint64_t server_frames_retired(struct sw_server *server);
+
+/* view.c */
+void handle_new_xdg_toplevel(struct wl_listener *listener, void *data);
+void handle_new_xdg_popup(struct wl_listener *listener, void *data);
+void view_focus(struct sw_view *view, struct wlr_surface *surface);
+struct sw_view *view_at(struct sw_server *server, double lx, double ly,
+			struct wlr_surface **surface, double *sx, double *sy);
+void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint32_t edges);
+void view_cycle(struct sw_server *server);
+
+/* input.c */
+void input_init(struct sw_server *server);
+void input_finish(struct sw_server *server);
+
+#endif

@@ -1,0 +1,249 @@
+/* xdg-shell toplevels (views) and popups: mapping, focus, and the
+ * interactive move/resize grabs. */
+#include <assert.h>
+#include <stdlib.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/edges.h>
+#include <wlr/util/log.h>
+
+#include "server.h"
+
+void view_focus(struct sw_view *view, struct wlr_surface *surface)
+{
+	if (!view)
+		return;
+	struct sw_server *server = view->server;
+	struct wlr_seat *seat = server->seat;
+	struct wlr_surface *prev = seat->keyboard_state.focused_surface;
+	if (prev == surface)
+		return;
+	if (prev) {
+		/* Tell the previous toplevel it lost focus so it can stop
+		 * drawing its caret, and so on. */
+		struct wlr_xdg_toplevel *prev_toplevel = wlr_xdg_toplevel_try_from_wlr_surface(prev);
+		if (prev_toplevel)
+			wlr_xdg_toplevel_set_activated(prev_toplevel, false);
+	}
+	wlr_scene_node_raise_to_top(&view->scene_tree->node);
+	wl_list_remove(&view->link);
+	wl_list_insert(&server->views, &view->link);
+	wlr_xdg_toplevel_set_activated(view->xdg_toplevel, true);
+
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat);
+	if (keyboard) {
+		wlr_seat_keyboard_notify_enter(seat, view->xdg_toplevel->base->surface,
+					       keyboard->keycodes, keyboard->num_keycodes,
+					       &keyboard->modifiers);
+	}
+}
+
+struct sw_view *view_at(struct sw_server *server, double lx, double ly,
+			struct wlr_surface **surface, double *sx, double *sy)
+{
+	struct wlr_scene_node *node = wlr_scene_node_at(&server->scene->tree.node, lx, ly, sx, sy);
+	if (!node || node->type != WLR_SCENE_NODE_BUFFER)
+		return NULL;
+	struct wlr_scene_buffer *scene_buffer = wlr_scene_buffer_from_node(node);
+	struct wlr_scene_surface *scene_surface = wlr_scene_surface_try_from_buffer(scene_buffer);
+	if (!scene_surface)
+		return NULL;
+	*surface = scene_surface->surface;
+	/* The view's tree carries its sw_view in data; popups and subsurfaces
+	 * sit below it. */
+	struct wlr_scene_tree *tree = node->parent;
+	while (tree && !tree->node.data)
+		tree = tree->node.parent;
+	return tree ? tree->node.data : NULL;
+}
+
+void view_cycle(struct sw_server *server)
+{
+	if (wl_list_length(&server->views) < 2)
+		return;
+	struct sw_view *next = wl_container_of(server->views.prev, next, link);
+	view_focus(next, next->xdg_toplevel->base->surface);
+}
+
+void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint32_t edges)
+{
+	struct sw_server *server = view->server;
+	server->grabbed_view = view;
+	server->cursor_mode = mode;
+
+	if (mode == SW_CURSOR_MOVE) {
+		server->grab_x = server->cursor->x - view->scene_tree->node.x;
+		server->grab_y = server->cursor->y - view->scene_tree->node.y;
+	} else {
+		struct wlr_box geo_box;
+		wlr_xdg_surface_get_geometry(view->xdg_toplevel->base, &geo_box);
+		double border_x = (view->scene_tree->node.x + geo_box.x) +
+				  ((edges & WLR_EDGE_RIGHT) ? geo_box.width : 0);
+		double border_y = (view->scene_tree->node.y + geo_box.y) +
+				  ((edges & WLR_EDGE_BOTTOM) ? geo_box.height : 0);
+		server->grab_x = server->cursor->x - border_x;
+		server->grab_y = server->cursor->y - border_y;
+		server->grab_geobox = geo_box;
+		server->grab_geobox.x += view->scene_tree->node.x;
+		server->grab_geobox.y += view->scene_tree->node.y;
+		server->resize_edges = edges;
+	}
+}
+
+static void handle_map(struct wl_listener *listener, void *data)
+{
+	struct sw_view *view = wl_container_of(listener, view, map);
+	wl_list_insert(&view->server->views, &view->link);
+	view_focus(view, view->xdg_toplevel->base->surface);
+}
+
+static void handle_unmap(struct wl_listener *listener, void *data)
+{
+	struct sw_view *view = wl_container_of(listener, view, unmap);
+	if (view == view->server->grabbed_view) {
+		view->server->cursor_mode = SW_CURSOR_PASSTHROUGH;
+		view->server->grabbed_view = NULL;
+	}
+	wl_list_remove(&view->link);
+	wl_list_init(&view->link);
+	/* Keyboard focus goes to the next view, if any. */
+	if (!wl_list_empty(&view->server->views)) {
+		struct sw_view *next = wl_container_of(view->server->views.next, next, link);
+		view_focus(next, next->xdg_toplevel->base->surface);
+	}
+}
+
+static void handle_commit(struct wl_listener *listener, void *data)
+{
+	struct sw_view *view = wl_container_of(listener, view, commit);
+	/* The first commit asks for a configure; 0x0 lets the client pick. */
+	if (view->xdg_toplevel->base->initial_commit)
+		wlr_xdg_toplevel_set_size(view->xdg_toplevel, 0, 0);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct sw_view *view = wl_container_of(listener, view, destroy);
+	wl_list_remove(&view->map.link);
+	wl_list_remove(&view->unmap.link);
+	wl_list_remove(&view->commit.link);
+	wl_list_remove(&view->destroy.link);
+	wl_list_remove(&view->request_move.link);
+	wl_list_remove(&view->request_resize.link);
+	wl_list_remove(&view->request_maximize.link);
+	wl_list_remove(&view->request_fullscreen.link);
+	wl_list_remove(&view->link);
+	free(view);
+}
+
+static void handle_request_move(struct wl_listener *listener, void *data)
+{
+	/* A real compositor would check the serial against a recent button
+	 * press; a test compositor trusts its clients. */
+	struct sw_view *view = wl_container_of(listener, view, request_move);
+	view_begin_interactive(view, SW_CURSOR_MOVE, 0);
+}
+
+static void handle_request_resize(struct wl_listener *listener, void *data)
+{
+	struct wlr_xdg_toplevel_resize_event *event = data;
+	struct sw_view *view = wl_container_of(listener, view, request_resize);
+	view_begin_interactive(view, SW_CURSOR_RESIZE, event->edges);
+}
+
+static void handle_request_maximize(struct wl_listener *listener, void *data)
+{
+	/* Not supported, but xdg-shell wants a configure in reply. */
+	struct sw_view *view = wl_container_of(listener, view, request_maximize);
+	if (view->xdg_toplevel->base->initialized)
+		wlr_xdg_surface_schedule_configure(view->xdg_toplevel->base);
+}
+
+static void handle_request_fullscreen(struct wl_listener *listener, void *data)
+{
+	struct sw_view *view = wl_container_of(listener, view, request_fullscreen);
+	if (view->xdg_toplevel->base->initialized)
+		wlr_xdg_surface_schedule_configure(view->xdg_toplevel->base);
+}
+
+void handle_new_xdg_toplevel(struct wl_listener *listener, void *data)
+{
+	struct sw_server *server = wl_container_of(listener, server, new_xdg_toplevel);
+	struct wlr_xdg_toplevel *xdg_toplevel = data;
+
+	struct sw_view *view = calloc(1, sizeof(*view));
+	if (!view) {
+		wl_resource_post_no_memory(xdg_toplevel->resource);
+		return;
+	}
+	view->server = server;
+	view->xdg_toplevel = xdg_toplevel;
+	view->scene_tree = wlr_scene_xdg_surface_create(&server->scene->tree, xdg_toplevel->base);
+	view->scene_tree->node.data = view;
+	/* Popups find their parent's tree here. */
+	xdg_toplevel->base->data = view->scene_tree;
+	wl_list_init(&view->link);
+
+	struct wlr_surface *surface = xdg_toplevel->base->surface;
+	view->map.notify = handle_map;
+	wl_signal_add(&surface->events.map, &view->map);
+	view->unmap.notify = handle_unmap;
+	wl_signal_add(&surface->events.unmap, &view->unmap);
+	view->commit.notify = handle_commit;
+	wl_signal_add(&surface->events.commit, &view->commit);
+	view->destroy.notify = handle_destroy;
+	wl_signal_add(&xdg_toplevel->events.destroy, &view->destroy);
+	view->request_move.notify = handle_request_move;
+	wl_signal_add(&xdg_toplevel->events.request_move, &view->request_move);
+	view->request_resize.notify = handle_request_resize;
+	wl_signal_add(&xdg_toplevel->events.request_resize, &view->request_resize);
+	view->request_maximize.notify = handle_request_maximize;
+	wl_signal_add(&xdg_toplevel->events.request_maximize, &view->request_maximize);
+	view->request_fullscreen.notify = handle_request_fullscreen;
+	wl_signal_add(&xdg_toplevel->events.request_fullscreen, &view->request_fullscreen);
+}
+
+static void handle_popup_commit(struct wl_listener *listener, void *data)
+{
+	struct sw_popup *popup = wl_container_of(listener, popup, commit);
+	if (popup->xdg_popup->base->initial_commit)
+		wlr_xdg_surface_schedule_configure(popup->xdg_popup->base);
+}
+
+static void handle_popup_destroy(struct wl_listener *listener, void *data)
+{
+	struct sw_popup *popup = wl_container_of(listener, popup, destroy);
+	wl_list_remove(&popup->commit.link);
+	wl_list_remove(&popup->destroy.link);
+	free(popup);
+}
+
+void handle_new_xdg_popup(struct wl_listener *listener, void *data)
+{
+	struct wlr_xdg_popup *xdg_popup = data;
+
+	struct sw_popup *popup = calloc(1, sizeof(*popup));
+	if (!popup) {
+		wl_resource_post_no_memory(xdg_popup->resource);
+		return;
+	}
+	popup->xdg_popup = xdg_popup;
+
+	/* The parent is a toplevel or another popup; both keep their scene
+	 * tree in data. Parentless popups are positioned later by protocols we
+	 * do not offer (layer-shell), so they are not drawn. */
+	struct wlr_xdg_surface *parent = xdg_popup->parent ?
+		wlr_xdg_surface_try_from_wlr_surface(xdg_popup->parent) : NULL;
+	if (parent && parent->data) {
+		struct wlr_scene_tree *parent_tree = parent->data;
+		xdg_popup->base->data = wlr_scene_xdg_surface_create(parent_tree, xdg_popup->base);
+	}
+
+	popup->commit.notify = handle_popup_commit;
+	wl_signal_add(&xdg_popup->base->surface->events.commit, &popup->commit);
+	popup->destroy.notify = handle_popup_destroy;
+	wl_signal_add(&xdg_popup->events.destroy, &popup->destroy);
+}
