@@ -1,0 +1,272 @@
+/* Shared pieces of the drm_syncobj kernel behaviour suite (tests/kernel/).
+ *
+ * Every binary of the suite runs in a guest with a syncobj-capable render
+ * node. It issues the array ioctls with raw ioctl() (so it can pass bad
+ * pointers), builds syncobjs in known states through single-object paths
+ * (CREATE, sync_file import, TRANSFER), reads their state back the same way,
+ * and writes a canonical transcript: one line per case, inputs and outcome,
+ * no timings, no addresses, no handle numbers.
+ */
+#ifndef SYNCWAY_KT_H
+#define SYNCWAY_KT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <xf86drm.h>
+
+#include "harness.h"
+
+/* ---- sizes the 6.12 kernel imposes (read from drm_syncobj.c) ----------------
+ * The array ioctls have no explicit limit on count_handles: the limit is what
+ * kmalloc can give without going past KMALLOC_MAX_SIZE (4 MiB on x86-64 with
+ * MAX_PAGE_ORDER 10). Past it the page allocator hits
+ * WARN_ON_ONCE_GFP(order > MAX_PAGE_ORDER) (no __GFP_NOWARN) and the ioctl
+ * fails with ENOMEM.
+ *   WAIT, TIMELINE_WAIT: kcalloc(count, sizeof(struct syncobj_wait_entry) = 64)
+ *   RESET, SIGNAL, QUERY, TIMELINE_SIGNAL: kmalloc_array(count, 8)
+ */
+#define KT_KMALLOC_MAX_SIZE (4u << 20)
+#define KT_WAIT_ENTRY_SIZE 64u
+#define KT_MAX_WAIT_COUNT (KT_KMALLOC_MAX_SIZE / KT_WAIT_ENTRY_SIZE)     /* 65536 */
+#define KT_MAX_ARRAY_COUNT (KT_KMALLOC_MAX_SIZE / 8u)                    /* 524288 */
+
+/* The counts every array ioctl is tried with (the maximum is separate). */
+extern const uint32_t kt_counts[];
+extern const size_t kt_ncounts;
+
+/* Positions of "the bad element" in an array of n: first, middle, last
+ * (deduplicated). Returns how many were written to pos[3]. */
+int kt_positions(uint32_t n, uint32_t pos[3]);
+const char *kt_pos_name(uint32_t n, uint32_t k);
+
+/* ---- command line and transcript ----------------------------------------- */
+
+/* Strips --transcript FILE and calls sw_test_init(). Without the option the
+ * transcript goes to $SYNCWAY_TRANSCRIPT_DIR/<suite>.txt if that is set. */
+void kt_init(const char *suite, int argc, char **argv);
+int kt_exit(void);
+
+/* Starts a subtest and remembers its name for transcript lines. */
+#define kt_subtest(name) sw_subtest(kt_subtest_name(name))
+const char *kt_subtest_name(const char *name);
+
+/* Appends one line "<subtest>: <text>" to the transcript (no-op without one). */
+void kt_tr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* true when an environment variable is set to a non-empty value other than 0 */
+bool kt_env_flag(const char *name);
+
+/* ---- device and raw ioctls ----------------------------------------------- */
+
+/* Opens a fresh render-node fd (so a case's handles go away with close()),
+ * or skips the subtest when there is no node or no timeline syncobjs. */
+int kt_open(void);
+
+/* ioctl() once (no EINTR retry); returns 0 or -errno. */
+int kt_ioctl(int fd, unsigned long req, void *arg);
+
+/* "0" or the errno name ("ENOENT") for a kt_ioctl result. */
+const char *kt_ret(int ret);
+
+uint32_t kt_create(int fd, uint32_t flags);
+void kt_destroy(int fd, uint32_t handle);
+
+/* A handle number that is not in use on fd (above every handle made so far). */
+uint32_t kt_unused_handle(int fd);
+
+/* ---- sw_sync: CPU-signalled fences --------------------------------------- */
+
+/* Opens a sw_sync timeline (debugfs); skips the subtest if there is none. */
+int kt_sw_timeline(void);
+/* A sync_file fd for a fence that signals when the timeline reaches seqno. */
+int kt_sw_fence(int timeline, uint32_t seqno);
+/* Advances the timeline by inc. */
+void kt_sw_inc(int timeline, uint32_t inc);
+/* The deadline hint on a sw_sync fence: true and *ns when one is set. */
+bool kt_sw_deadline(int fence_fd, uint64_t *ns);
+
+/* ---- fixtures: n syncobjs in described states ------------------------------ */
+
+enum kt_kind {
+	KT_NONE,      /* created, no fence */
+	KT_SIGNALED,  /* DRM_SYNCOBJ_CREATE_SIGNALED (stub fence) */
+	KT_PENDING,   /* binary, holding an unsignalled sw_sync fence */
+	KT_TIMELINE,  /* points via TRANSFER: sig (signalled) then pend (pending) */
+};
+
+struct kt_spec {
+	enum kt_kind kind;
+	uint64_t sig;     /* KT_TIMELINE: signalled point (0: none) */
+	uint64_t pend;    /* KT_TIMELINE: pending point after sig (0: none) */
+	uint32_t seqno;   /* KT_PENDING / pend: the sw_sync seqno (0 means 1) */
+};
+
+#define KT_MAX_SEQNO 64
+
+struct kt_fix {
+	int fd;
+	int timeline;           /* sw_sync timeline, -1 until needed */
+	uint32_t n;
+	uint32_t *h;            /* n handles, in spec order */
+	int fence_fd[KT_MAX_SEQNO + 1]; /* sync_file per seqno, -1 until needed */
+	uint32_t src_signaled;  /* helper binary syncobjs for TRANSFER */
+};
+
+typedef struct kt_spec (*kt_spec_fn)(uint32_t i, uint32_t n, const void *ctx);
+
+/* Fixtures live in static storage: a zeroed struct kt_fix is empty (fd 0
+ * and fence_fd 0 mean "none"). kt_fix_make releases any previous fixture in
+ * *f, then opens a fresh fd and makes n syncobjs. */
+void kt_fix_make(struct kt_fix *f, uint32_t n, kt_spec_fn spec, const void *ctx);
+/* All n in one state. */
+void kt_fix_make_all(struct kt_fix *f, uint32_t n, struct kt_spec spec);
+void kt_fix_free(struct kt_fix *f);
+/* Imports the pending sw_sync fence with this seqno into handle h. */
+void kt_fix_import_pending(struct kt_fix *f, uint32_t h, uint32_t seqno);
+/* Adds a point to timeline syncobj h via TRANSFER (pending when seqno != 0). */
+void kt_fix_add_point(struct kt_fix *f, uint32_t h, uint64_t point, uint32_t seqno);
+
+/* A mix of every state, cycling with i: N, S, P (seqno 1), timeline at 5,
+ * timeline at 5 with pending 8 (seqno 2). */
+struct kt_spec kt_spec_mixed(uint32_t i, uint32_t n, const void *ctx);
+
+/* kt_spec_mixed at the positions kt_fix_state probes, KT_NONE elsewhere:
+ * cheap to build for the maximum counts. */
+struct kt_spec kt_spec_mixed_probed(uint32_t i, uint32_t n, const void *ctx);
+
+/* Common spec constructors. */
+struct kt_spec kt_none(void);
+struct kt_spec kt_signaled(void);
+struct kt_spec kt_pending(uint32_t seqno);
+struct kt_spec kt_timeline(uint64_t sig, uint64_t pend, uint32_t seqno);
+
+/* The state of one handle: a letter for the fence (N none, P pending,
+ * S signalled, E signalled with an error, from the exported sync_file) and,
+ * when not both zero, ":query/last_submitted" from a one-handle QUERY.
+ * An unknown handle gives "?". Writes into buf (>= 64 bytes). */
+const char *kt_state1(int fd, uint32_t handle, char *buf, size_t len);
+
+/* The state of every handle of the fixture, run-length encoded:
+ * "[S*3,P,S*60]". Returns a malloc'd string the caller frees. Fixtures of
+ * more than KT_STATE_ALL_UP_TO handles (the maximum-count cases) are probed
+ * at a fixed sample of positions (first and last 64, the middle three, every
+ * 257th); the others show as "-". Probing costs five syscalls per handle. */
+#define KT_STATE_ALL_UP_TO 4096u
+bool kt_state_probed(uint32_t n, uint32_t i);
+char *kt_fix_state(const struct kt_fix *f);
+
+/* ---- bad user pointers ----------------------------------------------------- */
+
+/* An array of count elements of elem bytes whose element k starts on
+ * (split: straddles) the first byte of a PROT_NONE region: elements before k
+ * are readable and writable. Copy data in with kt_fault_fill(). */
+struct kt_fault {
+	void *map;
+	size_t map_len;
+	void *array;
+	size_t readable;  /* bytes of the array before the PROT_NONE region */
+};
+void kt_fault_make(struct kt_fault *fa, size_t elem, uint32_t count, uint32_t k, bool split);
+void kt_fault_fill(struct kt_fault *fa, const void *src, size_t len);
+void kt_fault_free(struct kt_fault *fa);
+
+/* An address that was mapped and has just been unmapped. */
+uint64_t kt_unmapped_address(void);
+/* An address inside the kernel half of the address space. */
+#define KT_KERNEL_ADDRESS 0xffff888000000000ull
+
+/* Read-only mapping holding len bytes of src (for pointers the kernel writes). */
+void *kt_readonly_copy(const void *src, size_t len);
+void kt_readonly_free(void *p, size_t len);
+
+/* A user array argument in one of its variants, with a transcript word:
+ * "ok", "null", "unmapped", "kernel", "readonly", "fault@K(first)" (element
+ * K starts the PROT_NONE region), "fault@K(middle)+split" (element K
+ * straddles it). */
+enum kt_ptr { KT_PTR_OK, KT_PTR_NULL, KT_PTR_UNMAPPED, KT_PTR_KERNEL, KT_PTR_READONLY,
+	      KT_PTR_FAULT, KT_PTR_FAULT_SPLIT };
+struct kt_arr {
+	enum kt_ptr kind;
+	uint64_t ptr;
+	size_t elem;
+	uint32_t n;
+	void *buf;            /* KT_PTR_OK: malloc'd copy; READONLY: mapping */
+	struct kt_fault fa;
+	char desc[48];
+};
+/* Builds the argument from n elements of elem bytes at data (k: fault position). */
+void kt_arr_make(struct kt_arr *a, enum kt_ptr kind, const void *data, size_t elem,
+		 uint32_t n, uint32_t k);
+/* Where the elements live (NULL when not addressable from user space). */
+void *kt_arr_data(const struct kt_arr *a);
+/* How many leading elements the program can read back (all for ok/readonly,
+ * those wholly before the PROT_NONE region for faults, none otherwise). */
+uint32_t kt_arr_readable(const struct kt_arr *a);
+void kt_arr_free(struct kt_arr *a);
+
+/* ---- a second thread that blocks in an ioctl ------------------------------- */
+
+struct kt_waiter {
+	int fd;
+	unsigned long req;
+	void *arg;
+	volatile pid_t tid;
+	volatile int done;
+	int ret;
+	unsigned long thread;  /* pthread_t */
+};
+
+void kt_waiter_start(struct kt_waiter *w, int fd, unsigned long req, void *arg);
+/* Waits (up to timeout_ms) until the thread sleeps inside ioctl(): true if so,
+ * false if it returned or did not get there. */
+bool kt_waiter_blocked(struct kt_waiter *w, int timeout_ms);
+/* Waits for the thread to return (up to timeout_ms); false if it did not. */
+bool kt_waiter_join(struct kt_waiter *w, int timeout_ms);
+
+/* ---- the four other array ioctls ------------------------------------------------ */
+
+/* RESET / SIGNAL (struct drm_syncobj_array, pad) or TIMELINE_SIGNAL / QUERY
+ * (struct drm_syncobj_timeline_array, flags). Returns 0 or -errno. */
+int kt_array_call(int fd, unsigned long req, uint64_t handles, uint64_t points, uint32_t n,
+		  uint32_t flags_or_pad);
+
+/* What QUERY points arrays hold before the call ("unwritten" in text). */
+#define KT_UNWRITTEN 0x5a5a5a5a5a5a5a5aull
+
+/* "3*4,0" run-length text of n u64 values (KT_UNWRITTEN as "unwritten") */
+void kt_u64_text(const uint64_t *v, uint32_t n, char *buf, size_t len);
+
+/* ---- the two wait ioctls ---------------------------------------------------- */
+
+/* What first_signaled holds before the call; the kernel leaves it alone on
+ * failure (drm_ioctl copies the struct back anyway). */
+#define KT_FIRST_UNSET 0xdeadbeefu
+/* "unset", "~0" or the number */
+const char *kt_first(uint32_t first);
+
+/* SYNCOBJ_WAIT (timeline false: points is ignored) or SYNCOBJ_TIMELINE_WAIT.
+ * Returns 0 or -errno; *first gets first_signaled. */
+int kt_wait_call(int fd, bool timeline, uint64_t handles, uint64_t points, uint32_t n,
+		 uint32_t flags, int64_t timeout_nsec, int64_t deadline_nsec, uint32_t *first);
+
+/* Checks a wait with an absolute timeout want_ns after its start that
+ * returned ETIME after took_ns: it must really have slept (>= want/4) and
+ * not hung (< 5 s). The syncobj waits convert the timeout to jiffies, and
+ * when the tick runs late (TCG, several vCPUs) jiffies jump and the wait
+ * can end early by a few ms; that is printed as a note, not failed. */
+void kt_check_timed_wait(int64_t took_ns, int64_t want_ns, uint32_t n);
+
+/* Monotonic clock in ns (CLOCK_MONOTONIC, the clock of timeout_nsec). */
+int64_t kt_now_ns(void);
+
+/* Flags as text: "ANY", "ALL|FOR_SUBMIT", ... */
+const char *kt_wait_flags(uint32_t flags, char *buf, size_t len);
+
+/* Fills a u32 array with the fixture's handles, replacing position bad (if
+ * < n) with an unused handle. */
+uint32_t *kt_handles(const struct kt_fix *f, uint32_t bad);
+
+#endif

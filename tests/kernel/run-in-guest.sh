@@ -1,0 +1,32 @@
+#!/bin/sh
+# Runs the drm_syncobj behaviour suite inside a guest, one binary after the
+# other, and leaves per-binary transcripts and JSON results in OUTDIR:
+#   tools/vm-run -q -k base -- tests/kernel/run-in-guest.sh /results/kernel-base
+# Optional, from the environment (tools/vm-run passes SYNCWAY_* into the guest):
+#   SYNCWAY_KT_BUILD   build directory (default build)
+#   SYNCWAY_KT_EXPECT  base|patched: also run syncobj-kmalloc-count --expect it
+#   SYNCWAY_KT_LEAK=1  also run syncobj-leak-check
+# Exit status: 0 when every binary passed.
+set -u
+out=${1:?usage: run-in-guest.sh OUTDIR}
+build=${SYNCWAY_KT_BUILD:-build}
+json=${SYNCWAY_TEST_JSON:-$out/results.jsonl}
+mkdir -p "$out/transcripts" || exit 2
+rm -f "$out"/transcripts/*.txt "$out/results.jsonl"
+status=0
+for bin in syncobj-wait syncobj-timeline-wait syncobj-reset syncobj-signal \
+	syncobj-timeline-signal syncobj-query; do
+	start=$(date +%s%3N)
+	"$build/tests/kernel/$bin" --json "$json" \
+		--transcript "$out/transcripts/$bin.txt" || status=1
+	end=$(date +%s%3N)
+	echo "# $bin: $((end - start)) ms"
+done
+if [ -n "${SYNCWAY_KT_EXPECT:-}" ]; then
+	"$build/tests/kernel/syncobj-kmalloc-count" --json "$json" \
+		--expect "$SYNCWAY_KT_EXPECT" --out "$out/kmalloc.jsonl" || status=1
+fi
+if [ "${SYNCWAY_KT_LEAK:-0}" = 1 ]; then
+	"$build/tests/kernel/syncobj-leak-check" --json "$json" || status=1
+fi
+exit $status

@@ -1,0 +1,353 @@
+/* DRM_IOCTL_SYNCOBJ_RESET (built as syncobj-reset) and DRM_IOCTL_SYNCOBJ_SIGNAL
+ * (built as syncobj-signal, KT_SIGNAL=1): the two handle-array ioctls without
+ * points. One source, because they differ only in the state they leave.
+ *
+ * Transcript line per case:
+ *   n=N pad=P handles=H -> ret=R in=[...] out=[...]
+ * A failed call must change nothing (in == out, asserted). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kt.h"
+
+#ifndef KT_SIGNAL
+#define KT_SIGNAL 0
+#endif
+
+#if KT_SIGNAL
+#define SUITE "syncobj-signal"
+#define REQ DRM_IOCTL_SYNCOBJ_SIGNAL
+#define DONE 'S' /* a signalled stub fence */
+#else
+#define SUITE "syncobj-reset"
+#define REQ DRM_IOCTL_SYNCOBJ_RESET
+#define DONE 'N' /* no fence */
+#endif
+
+#define NONE UINT32_MAX
+
+static struct kt_fix fix;
+
+/* One call; checks "nothing changed" on failure and "every handle is DONE"
+ * on success (when check_done). Returns the result. */
+static int op_case(const struct kt_arr *h, uint32_t n, uint32_t pad, bool check_done)
+{
+	char *before = kt_fix_state(&fix);
+	int ret = kt_array_call(fix.fd, REQ, h->ptr, 0, n, pad);
+	char *after = kt_fix_state(&fix);
+
+	kt_tr("n=%u pad=%u handles=%s -> ret=%s in=%s out=%s", n, pad, h->desc, kt_ret(ret),
+	      before, after);
+	if (ret != 0)
+		sw_assert_f(!strcmp(before, after), "n=%u: failed with %s but changed %s -> %s", n,
+			    kt_ret(ret), before, after);
+	if (ret == 0 && check_done) {
+		char tok[64];
+		for (uint32_t i = 0; i < fix.n; i++) {
+			if (!kt_state_probed(fix.n, i))
+				continue;
+			kt_state1(fix.fd, fix.h[i], tok, sizeof(tok));
+			sw_assert_f(tok[0] == DONE && tok[1] == '\0',
+				    "n=%u: handle %u is %s afterwards, not %c", n, i, tok, DONE);
+		}
+	}
+	free(before);
+	free(after);
+	return ret;
+}
+
+static int op_fix(uint32_t bad, uint32_t pad, bool check_done)
+{
+	static struct kt_arr a;
+	uint32_t *h = kt_handles(&fix, bad);
+	int ret;
+
+	kt_arr_free(&a);
+	kt_arr_make(&a, KT_PTR_OK, h, 4, fix.n, 0);
+	if (bad < fix.n)
+		snprintf(a.desc, sizeof(a.desc), "bad@%u(%s)", bad, kt_pos_name(fix.n, bad));
+	free(h);
+	ret = op_case(&a, fix.n, pad, check_done);
+	kt_arr_free(&a);
+	return ret;
+}
+
+#define expect(call, want)                                                             \
+	do {                                                                           \
+		int r_ = (call);                                                       \
+		sw_assert_f(r_ == (want), "%s: expected %s, got %s", #call,            \
+			    kt_ret(want), kt_ret(r_));                                 \
+	} while (0)
+
+static struct drm_syncobj_wait w;
+static struct kt_waiter th;
+static uint32_t *th_handles;
+static void start_waiter(uint32_t flags)
+{
+	free(th_handles);
+	th_handles = kt_handles(&fix, NONE);
+	w = (struct drm_syncobj_wait){
+		.handles = (uintptr_t)th_handles,
+		.count_handles = fix.n,
+		.flags = flags,
+		.timeout_nsec = kt_now_ns() + 20000000000ll,
+		.first_signaled = KT_FIRST_UNSET,
+	};
+	kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+}
+
+static const uint32_t later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
+#define N_LATER (sizeof(later_counts) / sizeof(later_counts[0]))
+
+int main(int argc, char **argv)
+{
+	kt_init(SUITE, argc, argv);
+
+	kt_subtest("count-zero-is-einval") {
+		static struct kt_arr a;
+
+		kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
+		for (int kind = KT_PTR_OK; kind <= KT_PTR_KERNEL; kind++) {
+			kt_arr_free(&a);
+			kt_arr_make(&a, kind, fix.h, 4, 0, 0);
+			expect(op_case(&a, 0, 0, false), -EINVAL);
+		}
+		kt_arr_free(&a);
+	}
+
+	kt_subtest("pad-must-be-zero") {
+		static const uint32_t pads[] = { 1, 0x80000000u };
+
+		for (size_t i = 0; i < 2; i++) {
+			kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
+			expect(op_fix(NONE, pads[i], false), -EINVAL);
+		}
+	}
+
+#if KT_SIGNAL
+	kt_subtest("signals-every-state")
+#else
+	kt_subtest("resets-every-state")
+#endif
+	{
+		for (size_t c = 1; c < kt_ncounts; c++) {
+			kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
+			expect(op_fix(NONE, 0, true), 0);
+			/* and again, on what the first call left */
+			expect(op_fix(NONE, 0, true), 0);
+		}
+	}
+
+	kt_subtest("invalid-handle-changes-nothing") {
+		uint32_t pos[3];
+
+		for (size_t c = 1; c < kt_ncounts; c++) {
+			uint32_t n = kt_counts[c];
+			int m = kt_positions(n, pos);
+			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
+			for (int p = 0; p < m; p++)
+				expect(op_fix(pos[p], 0, false), -ENOENT);
+		}
+		/* handle 0 is never valid */
+		static struct kt_arr a;
+		uint32_t zero[2];
+		kt_fix_make(&fix, 2, kt_spec_mixed, NULL);
+		zero[0] = fix.h[0];
+		zero[1] = 0;
+		kt_arr_free(&a);
+		kt_arr_make(&a, KT_PTR_OK, zero, 4, 2, 0);
+		snprintf(a.desc, sizeof(a.desc), "handle0@1");
+		expect(op_case(&a, 2, 0, false), -ENOENT);
+		kt_arr_free(&a);
+	}
+
+	kt_subtest("bad-handles-pointer-changes-nothing") {
+		static struct kt_arr a;
+		uint32_t pos[3];
+
+		for (size_t c = 1; c < kt_ncounts; c++) {
+			uint32_t n = kt_counts[c];
+			int m = kt_positions(n, pos);
+			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
+			for (int kind = KT_PTR_NULL; kind <= KT_PTR_FAULT_SPLIT; kind++) {
+				if (kind == KT_PTR_READONLY)
+					continue;
+				int reps = kind >= KT_PTR_FAULT ? m : 1;
+				for (int r = 0; r < reps; r++) {
+					kt_arr_free(&a);
+					kt_arr_make(&a, kind, fix.h, 4, n, pos[r]);
+					expect(op_case(&a, n, 0, false), -EFAULT);
+				}
+			}
+			/* the kernel only reads the handles */
+			kt_arr_free(&a);
+			kt_arr_make(&a, KT_PTR_READONLY, fix.h, 4, n, 0);
+			expect(op_case(&a, n, 0, true), 0);
+		}
+		kt_arr_free(&a);
+	}
+
+	kt_subtest("invalid-handle-before-fault") {
+		/* Two errors: an unused handle at 1, the array faulting at n/2.
+		 * 6.12 copies the whole array first (EFAULT). Either way nothing
+		 * may change. */
+		static struct kt_arr a;
+		static const uint32_t ns[] = { 4, 5, 64 };
+
+		for (size_t c = 0; c < 3; c++) {
+			uint32_t n = ns[c];
+			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
+			uint32_t *h = kt_handles(&fix, 1);
+			kt_arr_free(&a);
+			kt_arr_make(&a, KT_PTR_FAULT, h, 4, n, n / 2);
+			free(h);
+			size_t l = strlen(a.desc);
+			snprintf(a.desc + l, sizeof(a.desc) - l, ",bad@1");
+			int ret = op_case(&a, n, 0, false);
+			sw_assert_f(ret == -EFAULT || ret == -ENOENT, "got %s", kt_ret(ret));
+		}
+		kt_arr_free(&a);
+	}
+
+	kt_subtest("duplicate-handles") {
+		static const uint32_t ns[] = { 2, 5, 64, 1024 };
+		static struct kt_arr a;
+
+		for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
+			for (uint32_t kind = 0; kind < 5; kind++) {
+				uint32_t n = ns[c];
+				kt_fix_make_all(&fix, 1, kt_spec_mixed(kind, 5, NULL));
+				uint32_t *h = malloc(n * sizeof(*h));
+				for (uint32_t i = 0; i < n; i++)
+					h[i] = fix.h[0];
+				kt_arr_free(&a);
+				kt_arr_make(&a, KT_PTR_OK, h, 4, n, 0);
+				snprintf(a.desc, sizeof(a.desc), "same-handle*%u", n);
+				free(h);
+				expect(op_case(&a, n, 0, true), 0);
+			}
+		}
+		kt_arr_free(&a);
+	}
+
+#if KT_SIGNAL
+	kt_subtest("wakes-wait-for-submit") {
+		/* A thread sleeps in WAIT_ALL|WAIT_FOR_SUBMIT on syncobjs without
+		 * fences; one SIGNAL of all of them wakes it. */
+		for (size_t c = 0; c < N_LATER; c++) {
+			uint32_t n = later_counts[c];
+			kt_fix_make_all(&fix, n, kt_none());
+			start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
+				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
+			bool b = kt_waiter_blocked(&th, 5000);
+			int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
+			sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
+			char *st = kt_fix_state(&fix);
+			kt_tr("n=%u waiter=WAIT(ALL|FOR_SUBMIT) then SIGNAL all -> blocked=%d ret=%s "
+			      "waiter-ret=%s first=%s out=%s",
+			      n, b, kt_ret(ret), kt_ret(th.ret), kt_first(w.first_signaled), st);
+			free(st);
+			sw_assert(b);
+			expect(ret, 0);
+			expect(th.ret, 0);
+		}
+	}
+
+	kt_subtest("fence-waiter-keeps-old-fence") {
+		/* A thread already waiting on pending fences (no FOR_SUBMIT)
+		 * keeps waiting on them when SIGNAL swaps in a stub; it returns
+		 * when the old fences signal. */
+		for (size_t c = 0; c < N_LATER; c++) {
+			uint32_t n = later_counts[c];
+			kt_fix_make_all(&fix, n, kt_pending(1));
+			start_waiter(0);
+			bool b1 = kt_waiter_blocked(&th, 5000);
+			int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
+			bool b2 = kt_waiter_blocked(&th, 200);
+			kt_sw_inc(fix.timeline, 1);
+			sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
+			char *st = kt_fix_state(&fix);
+			kt_tr("n=%u waiter=WAIT(ANY) on pending, SIGNAL all, then old fences signal "
+			      "-> blocked=%d%d ret=%s waiter-ret=%s first=%s out=%s",
+			      n, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(w.first_signaled), st);
+			free(st);
+			sw_assert_f(b1 && b2, "n=%u: waiter asleep before SIGNAL %d, after %d", n, b1,
+				    b2);
+			expect(ret, 0);
+			expect(th.ret, 0);
+		}
+	}
+#else
+	kt_subtest("reset-leaves-submit-waiter-asleep") {
+		/* A thread in WAIT_ANY|WAIT_FOR_SUBMIT on fenceless syncobjs is
+		 * not woken by RESET (it installs no fence); a later import at k
+		 * of a signalled fence wakes it. */
+		for (size_t c = 0; c < N_LATER; c++) {
+			uint32_t n = later_counts[c], k = n - 1;
+			kt_fix_make_all(&fix, n, kt_none());
+			start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
+			bool b1 = kt_waiter_blocked(&th, 5000);
+			int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
+			bool b2 = kt_waiter_blocked(&th, 200);
+			kt_fix_import_pending(&fix, fix.h[k], 1);
+			kt_sw_inc(fix.timeline, 1);
+			sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
+			char *st = kt_fix_state(&fix);
+			kt_tr("n=%u waiter=WAIT(ANY|FOR_SUBMIT), RESET all, then fence@%u -> "
+			      "blocked=%d%d ret=%s waiter-ret=%s first=%s out=%s",
+			      n, k, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(w.first_signaled),
+			      st);
+			free(st);
+			sw_assert(b1 && b2);
+			expect(ret, 0);
+			expect(th.ret, 0);
+			sw_assert_eq(w.first_signaled, k);
+		}
+	}
+
+	kt_subtest("reset-then-wait-is-einval") {
+		/* After RESET a plain WAIT has no fence to wait for. */
+		for (size_t c = 1; c < kt_ncounts; c++) {
+			uint32_t n = kt_counts[c], first;
+			kt_fix_make_all(&fix, n, kt_signaled());
+			expect(kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0), 0);
+			int ret = kt_wait_call(fix.fd, false, (uintptr_t)fix.h, 0, n, 0, 0, 0, &first);
+			kt_tr("n=%u RESET then WAIT(ANY) -> ret=%s first=%s", n, kt_ret(ret),
+			      kt_first(first));
+			expect(ret, -EINVAL);
+		}
+	}
+#endif
+
+	kt_subtest("max-count") {
+		/* kmalloc_array(n, 8) for the syncobj pointers is the limit. */
+		uint32_t n = KT_MAX_ARRAY_COUNT;
+
+		kt_fix_make(&fix, n, kt_spec_mixed_probed, NULL);
+		expect(op_fix(n - 1, 0, false), -ENOENT);
+		expect(op_fix(NONE, 0, true), 0);
+	}
+
+	kt_subtest("over-max-count") {
+		static struct kt_arr a;
+		uint32_t n = KT_MAX_ARRAY_COUNT + 1;
+
+		if (!kt_env_flag("SYNCWAY_KT_WARN"))
+			sw_skip("triggers a page-allocator WARNING in 6.12; set SYNCWAY_KT_WARN=1");
+		kt_fix_make_all(&fix, 1, kt_pending(1));
+		uint32_t *h = malloc(n * sizeof(*h));
+		for (uint32_t i = 0; i < n; i++)
+			h[i] = fix.h[0];
+		kt_arr_make(&a, KT_PTR_OK, h, 4, n, 0);
+		snprintf(a.desc, sizeof(a.desc), "same-handle*%u", n);
+		free(h);
+		int ret = op_case(&a, n, 0, false);
+		kt_arr_free(&a);
+		sw_assert_f(ret == -ENOMEM || ret == 0, "got %s", kt_ret(ret));
+	}
+
+	return kt_exit();
+}
