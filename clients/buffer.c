@@ -1,0 +1,164 @@
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "buffer.h"
+#include "linux-dmabuf-v1-client-protocol.h"
+
+static void buffer_handle_release(void *data, struct wl_buffer *wl_buffer)
+{
+	/* Counted, never relied on: release points are the contract. */
+	struct sw_buffer *b = data;
+	b->wl_releases++;
+}
+static const struct wl_buffer_listener buffer_listener = { .release = buffer_handle_release };
+
+const char *sw_buffer_type_name(enum sw_buffer_type type)
+{
+	return type == SW_BUFFER_DMABUF ? "dmabuf" : "shm";
+}
+
+int sw_buffer_open_card(void)
+{
+	const char *path = getenv("SYNCWAY_CARD") ? getenv("SYNCWAY_CARD") : "/dev/dri/card0";
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+static bool create_shm(struct sw_display *d, struct sw_buffer *b)
+{
+	b->stride = b->width * 4;
+	b->size = (size_t)b->stride * b->height;
+	int fd = memfd_create("syncway-client", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, b->size) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	b->data = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (b->data == MAP_FAILED) {
+		close(fd);
+		return false;
+	}
+	struct wl_shm_pool *pool = wl_shm_create_pool(d->shm, fd, b->size);
+	b->wl_buffer = wl_shm_pool_create_buffer(pool, 0, b->width, b->height, b->stride,
+						 WL_SHM_FORMAT_XRGB8888);
+	wl_shm_pool_destroy(pool);
+	close(fd);
+	return true;
+}
+
+static bool create_dmabuf(struct sw_display *d, struct sw_buffer *b)
+{
+	uint64_t offset, size;
+	int fd;
+	if (drmModeCreateDumbBuffer(b->card_fd, b->width, b->height, 32, 0, &b->dumb_handle,
+				    &b->stride, &size))
+		return false;
+	b->size = size;
+	if (drmModeMapDumbBuffer(b->card_fd, b->dumb_handle, &offset))
+		return false;
+	b->data = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->card_fd, offset);
+	if (b->data == MAP_FAILED)
+		return false;
+	if (drmPrimeHandleToFD(b->card_fd, b->dumb_handle, DRM_CLOEXEC | DRM_RDWR, &fd))
+		return false;
+	/* Dumb buffers are linear; pixman in syncway reads exactly that. */
+	struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(d->dmabuf);
+	zwp_linux_buffer_params_v1_add(params, fd, 0, 0, b->stride, DRM_FORMAT_MOD_LINEAR >> 32,
+				       DRM_FORMAT_MOD_LINEAR & 0xffffffff);
+	b->wl_buffer = zwp_linux_buffer_params_v1_create_immed(params, b->width, b->height,
+							       DRM_FORMAT_XRGB8888, 0);
+	zwp_linux_buffer_params_v1_destroy(params);
+	close(fd);
+	return true;
+}
+
+struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type type, int card_fd,
+				   int width, int height, struct sw_timeline *release)
+{
+	struct sw_buffer *b = calloc(1, sizeof(*b));
+	b->type = type;
+	b->width = width;
+	b->height = height;
+	b->card_fd = card_fd;
+	b->release = release;
+	b->release_fd = -1;
+	b->data = MAP_FAILED;
+	bool ok = type == SW_BUFFER_DMABUF ? d->dmabuf && create_dmabuf(d, b) : create_shm(d, b);
+	if (!ok) {
+		int err = errno;
+		b->release = NULL; /* the caller still owns it */
+		sw_buffer_destroy(b);
+		errno = err;
+		return NULL;
+	}
+	wl_buffer_add_listener(b->wl_buffer, &buffer_listener, b);
+	return b;
+}
+
+void sw_buffer_destroy(struct sw_buffer *b)
+{
+	if (!b)
+		return;
+	if (b->wl_buffer)
+		wl_buffer_destroy(b->wl_buffer);
+	if (b->data != MAP_FAILED)
+		munmap(b->data, b->size);
+	if (b->dumb_handle)
+		drmModeDestroyDumbBuffer(b->card_fd, b->dumb_handle);
+	if (b->release_fd >= 0)
+		close(b->release_fd);
+	sw_timeline_destroy(b->release);
+	free(b);
+}
+
+uint64_t sw_buffer_next_release(struct sw_buffer *b)
+{
+	if (b->release_fd >= 0) {
+		close(b->release_fd);
+		b->release_fd = -1;
+	}
+	uint64_t point = b->release->point + 1;
+	b->release_fd = sw_timeline_eventfd(b->release, point);
+	if (b->release_fd < 0)
+		return 0;
+	b->release->point = point;
+	b->release_point = point;
+	b->busy = true;
+	return point;
+}
+
+void sw_buffer_released(struct sw_buffer *b)
+{
+	uint64_t n;
+	if (b->release_fd >= 0) {
+		if (read(b->release_fd, &n, sizeof(n)) < 0 && errno != EAGAIN)
+			perror("syncway client: release eventfd");
+		close(b->release_fd);
+		b->release_fd = -1;
+	}
+	b->busy = false;
+}
+
+uint64_t sw_buffer_checksum(const struct sw_buffer *b)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (int y = 0; y < b->height; y++) {
+		const uint64_t *row = (const uint64_t *)((const char *)b->data + (size_t)y * b->stride);
+		/* 8 bytes at a time: the width of XRGB8888 rows here is even
+		 * often enough; an odd last pixel is folded in below. */
+		int n = b->width / 2;
+		for (int x = 0; x < n; x++)
+			h = (h ^ row[x]) * 0x100000001b3ull;
+		if (b->width & 1)
+			h = (h ^ ((const uint32_t *)row)[b->width - 1]) * 0x100000001b3ull;
+	}
+	return h;
+}

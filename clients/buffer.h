@@ -1,0 +1,57 @@
+/* Client buffers for explicit sync: CPU-mapped XRGB8888 memory shared with
+ * the compositor either as a dmabuf (a dumb buffer exported with PRIME) or
+ * as wl_shm, each with its own release timeline. A buffer is free again once
+ * its release point is signalled; wl_buffer.release is only counted. */
+#ifndef SW_CLIENT_BUFFER_H
+#define SW_CLIENT_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "display.h"
+#include "timeline.h"
+
+enum sw_buffer_type {
+	SW_BUFFER_DMABUF,
+	SW_BUFFER_SHM,
+};
+
+struct sw_buffer {
+	enum sw_buffer_type type;
+	struct wl_buffer *wl_buffer;
+	void *data;
+	size_t size;
+	uint32_t stride;
+	int width, height;
+	int card_fd; /* dmabuf: the primary node owning dumb_handle */
+	uint32_t dumb_handle;
+
+	struct sw_timeline *release;  /* NULL without explicit sync */
+	uint64_t release_point;       /* last one handed out; 0: never committed */
+	int release_fd;               /* eventfd armed for release_point, or -1 */
+	bool busy;                    /* committed, release point not seen signalled */
+
+	uint64_t checksum;            /* content at commit (--checksum) */
+	uint64_t wl_releases;         /* wl_buffer.release events (ignored) */
+};
+
+/* card_fd is only used for SW_BUFFER_DMABUF. release may be NULL. */
+struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type type, int card_fd,
+				   int width, int height, struct sw_timeline *release);
+void sw_buffer_destroy(struct sw_buffer *b);
+
+const char *sw_buffer_type_name(enum sw_buffer_type type);
+/* Opens the primary node for dumb buffers ($SYNCWAY_CARD or /dev/dri/card0). */
+int sw_buffer_open_card(void);
+
+/* Hands out the next release point and arms an eventfd for it; marks the
+ * buffer busy. Returns the point (0 on failure). */
+uint64_t sw_buffer_next_release(struct sw_buffer *b);
+/* Consumes the armed eventfd after poll() said it is readable. */
+void sw_buffer_released(struct sw_buffer *b);
+
+/* FNV-1a over the pixels (rows only, not the stride padding). */
+uint64_t sw_buffer_checksum(const struct sw_buffer *b);
+
+#endif

@@ -1,0 +1,664 @@
+/* syncway-gears: an animated explicit-sync demo client.
+ *
+ * Renders three gears (pixman or Vulkan) into dmabufs or wl_shm buffers,
+ * hands each frame to the compositor with an acquire point, and reuses a
+ * buffer only once its release point is signalled (an eventfd per busy
+ * buffer in the poll loop; wl_buffer.release is only counted). Reports
+ * vkgears-style FPS lines and, from wp_presentation feedback, frame
+ * intervals, commit->present latency and missed frames; see docs/clients.md.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xf86drm.h>
+
+#include "acquire_worker.h"
+#include "buffer.h"
+#include "display.h"
+#include "drm_device.h"
+#include "linux-drm-syncobj-v1-client-protocol.h"
+#include "png.h"
+#include "present.h"
+#include "renderer.h"
+#include "syncobj.h"
+#include "timeline.h"
+#include "xdg-shell-client-protocol.h"
+
+#define MAX_BUFFERS 8
+#define FINAL_RELEASE_TIMEOUT_NS 2000000000LL
+
+enum mode { MODE_FIFO, MODE_MAILBOX };
+
+struct options {
+	enum mode mode;
+	enum sw_buffer_type buffer_type;
+	const char *renderer;
+	int width, height, n_buffers;
+	double duration_s;
+	long frames;
+	int gpu_time_ms;
+	const char *json_path, *png_path;
+	bool checksum;
+	double report_s; /* FPS window */
+	double refresh_hz; /* when the compositor reports no refresh period */
+};
+
+struct gears {
+	struct options opt;
+	struct sw_display *display;
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_toplevel *xdg_toplevel;
+	struct wp_linux_drm_syncobj_surface_v1 *sync_surface;
+	struct wl_callback *frame_cb;
+	bool configured, closed, frame_pending;
+
+	int drm_fd, card_fd;
+	struct sw_syncobj_stats stats; /* main thread */
+	struct sw_syncobj_stats last_total;
+	struct sw_timeline *acquire;
+	struct sw_acquire_worker *worker; /* --gpu-time */
+	struct sw_syncobj_stats worker_stats; /* its ioctls, once it is gone */
+	struct sw_buffer *buffers[MAX_BUFFERS];
+	struct sw_buffer *last_committed;
+
+	struct sw_renderer *renderer;
+	struct sw_scene scene;
+	struct sw_present present;
+	FILE *json;
+	int64_t start_ns;
+
+	uint64_t committed, render_ns;
+	uint64_t gpu_acquires; /* acquire points signalled by a render sync_file */
+	uint64_t gpu_pending_at_commit; /* of those, not yet signalled when drawn */
+	uint64_t checks_verified, checks_rewritten, reused_before_release;
+	int failures;
+};
+
+static volatile sig_atomic_t quit;
+static void on_signal(int sig) { quit = 1; }
+
+static void fail(struct gears *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct gears *g, const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	fputs("syncway-gears: FAIL: ", stderr);
+	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
+	va_end(args);
+	g->failures++;
+}
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	fputs("syncway-gears: ", stderr);
+	vfprintf(stderr, fmt, args);
+	fputc('\n', stderr);
+	va_end(args);
+	exit(2);
+}
+
+/* --- xdg-shell and frame callbacks ---------------------------------------- */
+
+static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
+{
+	struct gears *g = data;
+	xdg_surface_ack_configure(xdg_surface, serial);
+	g->configured = true;
+}
+static const struct xdg_surface_listener xdg_surface_listener = { .configure = xdg_surface_configure };
+
+/* The size is ours (--size): the buffers and the Vulkan image are made once. */
+static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h, struct wl_array *s) {}
+static void toplevel_close(void *data, struct xdg_toplevel *t)
+{
+	struct gears *g = data;
+	g->closed = true;
+}
+static const struct xdg_toplevel_listener toplevel_listener = {
+	.configure = toplevel_configure,
+	.close = toplevel_close,
+};
+
+static void frame_done(void *data, struct wl_callback *cb, uint32_t time)
+{
+	struct gears *g = data;
+	g->frame_pending = false;
+	g->frame_cb = NULL;
+	wl_callback_destroy(cb);
+}
+static const struct wl_callback_listener frame_listener = { .done = frame_done };
+
+/* --- per-frame output ------------------------------------------------------ */
+
+static void on_frame_done(void *data, struct sw_frame *fr)
+{
+	struct gears *g = data;
+	if (!g->json)
+		return;
+	fprintf(g->json, "{\"type\":\"frame\",\"seq\":%" PRIu64 ",\"result\":\"%s\",\"commit_ns\":%" PRId64,
+		fr->seq, fr->presented ? "presented" : "discarded", fr->commit_ns);
+	if (fr->presented)
+		fprintf(g->json, ",\"present_ns\":%" PRId64 ",\"interval_ns\":%" PRId64
+			",\"latency_ns\":%" PRId64 ",\"acquire_to_present_ns\":%" PRId64
+			",\"refresh_ns\":%u,\"missed\":%d",
+			fr->present_ns, fr->interval_ns, fr->present_ns - fr->commit_ns,
+			fr->acquire_ns ? fr->present_ns - fr->acquire_ns : -1, fr->refresh_ns, fr->missed);
+	fprintf(g->json, ",\"syncobj_ioctls\":%" PRIu64 ",\"syncobj_ns\":%" PRIu64 "}\n",
+		fr->syncobj_ioctls, fr->syncobj_ns);
+}
+
+static int64_t acquire_time(void *data, uint64_t seq)
+{
+	struct gears *g = data;
+	return g->worker ? sw_acquire_worker_signalled_ns(g->worker, seq) : 0;
+}
+
+/* All syncobj ioctls so far, both threads. */
+static void total_stats(struct gears *g, struct sw_syncobj_stats *out)
+{
+	*out = g->stats;
+	sw_syncobj_stats_add(out, &g->worker_stats);
+	if (g->worker) {
+		struct sw_syncobj_stats w;
+		sw_acquire_worker_stats(g->worker, &w);
+		sw_syncobj_stats_add(out, &w);
+	}
+}
+
+/* --- buffers ---------------------------------------------------------------- */
+
+/* The release point of b has signalled (its eventfd fired): with
+ * --checksum, the content must be what was committed. */
+static void buffer_released(struct gears *g, struct sw_buffer *b)
+{
+	sw_buffer_released(b);
+	if (g->opt.checksum) {
+		if (sw_buffer_checksum(b) == b->checksum)
+			g->checks_verified++;
+		else {
+			g->checks_rewritten++;
+			fail(g, "buffer content changed between commit and release point %" PRIu64,
+			     b->release_point);
+		}
+	}
+}
+
+static struct sw_buffer *free_buffer(struct gears *g)
+{
+	for (int i = 0; i < g->opt.n_buffers; i++)
+		if (!g->buffers[i]->busy)
+			return g->buffers[i];
+	return NULL;
+}
+
+static void draw_and_commit(struct gears *g, struct sw_buffer *b)
+{
+	/* Independent of the eventfd bookkeeping: ask the kernel whether the
+	 * last release point of this buffer really is signalled. */
+	if (g->opt.checksum && b->release_point &&
+	    sw_timeline_signalled(b->release, b->release_point) != 1) {
+		g->reused_before_release++;
+		fail(g, "buffer reused before its release point %" PRIu64 " signalled", b->release_point);
+	}
+
+	double t = (double)(sw_syncobj_now_ns() - g->start_ns) / 1e9;
+	int64_t r0 = sw_syncobj_now_ns();
+	sw_scene_build(&g->scene, g->opt.width, g->opt.height, 100.0 * t);
+	int sync_file = -1;
+	if (!sw_renderer_draw(g->renderer, &g->scene, b, &sync_file))
+		die("%s renderer failed", g->renderer->impl->name);
+	g->render_ns += sw_syncobj_now_ns() - r0;
+	/* Is the GPU still busy when the frame is committed? (lavapipe may
+	 * export a sync_file that has already signalled.) */
+	if (sync_file >= 0 && poll(&(struct pollfd){ .fd = sync_file, .events = POLLIN }, 1, 0) == 0)
+		g->gpu_pending_at_commit++;
+	/* The checksum and the late signal of the worker both want the
+	 * pixels now: wait for the GPU then (sync_files are pollable). */
+	if (sync_file >= 0 && (g->opt.checksum || g->worker)) {
+		struct pollfd pfd = { .fd = sync_file, .events = POLLIN };
+		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+			;
+	}
+	if (g->opt.checksum)
+		b->checksum = sw_buffer_checksum(b);
+
+	uint64_t seq = g->committed;
+	struct sw_frame *fr = sw_present_track(&g->present, g->surface, seq);
+	uint64_t acquire = ++g->acquire->point;
+	if (g->worker) {
+		sw_acquire_worker_queue(g->worker, acquire, seq, (int64_t)g->opt.gpu_time_ms * 1000000);
+	} else if (sync_file >= 0) {
+		/* The GPU signals the point: its sync_file goes into it. */
+		if (sw_syncobj_point_import_sync_file(&g->stats, g->drm_fd, g->acquire->handle, acquire, sync_file))
+			die("importing the render sync_file into acquire point %" PRIu64 ": %s", acquire,
+			    strerror(errno));
+		g->gpu_acquires++;
+	} else {
+		if (sw_timeline_signal(g->acquire, &g->stats, acquire))
+			die("signalling acquire point %" PRIu64 ": %s", acquire, strerror(errno));
+		if (fr)
+			fr->acquire_ns = sw_display_now_ns(g->display);
+	}
+	if (sync_file >= 0)
+		close(sync_file);
+	uint64_t release = sw_buffer_next_release(b);
+	if (!release)
+		die("arming the release eventfd: %s", strerror(errno));
+	wp_linux_drm_syncobj_surface_v1_set_acquire_point(g->sync_surface, g->acquire->proxy,
+							  acquire >> 32, acquire & 0xffffffff);
+	wp_linux_drm_syncobj_surface_v1_set_release_point(g->sync_surface, b->release->proxy,
+							  release >> 32, release & 0xffffffff);
+	wl_surface_attach(g->surface, b->wl_buffer, 0, 0);
+	wl_surface_damage_buffer(g->surface, 0, 0, b->width, b->height);
+	if (g->opt.mode == MODE_FIFO) {
+		g->frame_cb = wl_surface_frame(g->surface);
+		wl_callback_add_listener(g->frame_cb, &frame_listener, g);
+		g->frame_pending = true;
+	}
+	wl_surface_commit(g->surface);
+	g->committed++;
+	g->last_committed = b;
+
+	/* This frame's ioctls: everything since the previous commit. */
+	struct sw_syncobj_stats now, delta;
+	total_stats(g, &now);
+	sw_syncobj_stats_diff(&delta, &now, &g->last_total);
+	g->last_total = now;
+	if (fr) {
+		fr->syncobj_ioctls = sw_syncobj_stats_count(&delta);
+		fr->syncobj_ns = sw_syncobj_stats_ns(&delta);
+	}
+}
+
+/* --- the loop ------------------------------------------------------------- */
+
+/* Waits up to timeout_ms for Wayland events or release points. */
+static bool dispatch(struct gears *g, int timeout_ms)
+{
+	struct wl_display *dpy = g->display->display;
+	while (wl_display_prepare_read(dpy) != 0)
+		wl_display_dispatch_pending(dpy);
+	if (wl_display_flush(dpy) < 0 && errno != EAGAIN) {
+		wl_display_cancel_read(dpy);
+		return false;
+	}
+	struct pollfd fds[1 + MAX_BUFFERS];
+	struct sw_buffer *owner[1 + MAX_BUFFERS];
+	int n = 0;
+	fds[n++] = (struct pollfd){ .fd = wl_display_get_fd(dpy), .events = POLLIN };
+	for (int i = 0; i < g->opt.n_buffers; i++) {
+		if (g->buffers[i]->busy) {
+			owner[n] = g->buffers[i];
+			fds[n++] = (struct pollfd){ .fd = g->buffers[i]->release_fd, .events = POLLIN };
+		}
+	}
+	int ret = poll(fds, n, timeout_ms);
+	if (ret > 0 && (fds[0].revents & POLLIN)) {
+		if (wl_display_read_events(dpy) < 0)
+			return false;
+	} else {
+		wl_display_cancel_read(dpy);
+	}
+	for (int i = 1; ret > 0 && i < n; i++)
+		if (fds[i].revents & POLLIN)
+			buffer_released(g, owner[i]);
+	return wl_display_dispatch_pending(dpy) >= 0;
+}
+
+static bool time_is_up(struct gears *g)
+{
+	if (quit || g->closed)
+		return true;
+	if (g->opt.frames > 0 && (long)g->committed >= g->opt.frames)
+		return true;
+	return g->opt.duration_s > 0 &&
+	       (double)(sw_syncobj_now_ns() - g->start_ns) / 1e9 >= g->opt.duration_s;
+}
+
+static void run(struct gears *g)
+{
+	g->start_ns = sw_syncobj_now_ns();
+	total_stats(g, &g->last_total);
+	while (!time_is_up(g)) {
+		struct sw_buffer *b = g->configured && !g->frame_pending ? free_buffer(g) : NULL;
+		if (b)
+			draw_and_commit(g, b);
+		/* Mailbox with a free buffer: just collect events and go on. */
+		bool more = g->opt.mode == MODE_MAILBOX && free_buffer(g);
+		if (!dispatch(g, more ? 0 : 100))
+			die("connection lost (protocol error?)");
+	}
+	/* Let the last frames reach the screen. */
+	for (int i = 0; i < 50 && sw_present_outstanding(&g->present) > 0; i++)
+		if (!dispatch(g, 20))
+			die("connection lost");
+}
+
+/* --- start and end -------------------------------------------------------- */
+
+static void usage(FILE *f, int status)
+{
+	fputs("usage: syncway-gears [--mode fifo|mailbox] [--buffer dmabuf|shm] [--renderer pixman|vulkan]\n"
+	      "                     [--size WxH] [--duration S] [--frames N] [--buffers N]\n"
+	      "                     [--gpu-time MS] [--json FILE] [--checksum] [--png FILE]\n"
+	      "                     [--report SEC] [--refresh HZ]\n", f);
+	exit(status);
+}
+
+static void parse_options(struct options *o, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "mode", required_argument, NULL, 'm' },
+		{ "buffer", required_argument, NULL, 'b' },
+		{ "renderer", required_argument, NULL, 'r' },
+		{ "size", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "frames", required_argument, NULL, 'f' },
+		{ "buffers", required_argument, NULL, 'n' },
+		{ "gpu-time", required_argument, NULL, 'g' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "checksum", no_argument, NULL, 'c' },
+		{ "png", required_argument, NULL, 'p' },
+		{ "report", required_argument, NULL, 'R' },
+		{ "refresh", required_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	*o = (struct options){ .report_s = 5,
+		.mode = MODE_FIFO, .buffer_type = SW_BUFFER_DMABUF, .renderer = "pixman",
+		.width = 300, .height = 300, .n_buffers = 3,
+	};
+	int opt;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			if (strcmp(optarg, "fifo") == 0)
+				o->mode = MODE_FIFO;
+			else if (strcmp(optarg, "mailbox") == 0)
+				o->mode = MODE_MAILBOX;
+			else
+				usage(stderr, 2);
+			break;
+		case 'b':
+			if (strcmp(optarg, "dmabuf") == 0)
+				o->buffer_type = SW_BUFFER_DMABUF;
+			else if (strcmp(optarg, "shm") == 0)
+				o->buffer_type = SW_BUFFER_SHM;
+			else
+				usage(stderr, 2);
+			break;
+		case 'r':
+			if (strcmp(optarg, "pixman") && strcmp(optarg, "vulkan"))
+				usage(stderr, 2);
+			o->renderer = optarg;
+			break;
+		case 's':
+			if (sscanf(optarg, "%dx%d", &o->width, &o->height) != 2)
+				usage(stderr, 2);
+			break;
+		case 'd': o->duration_s = atof(optarg); break;
+		case 'f': o->frames = atol(optarg); break;
+		case 'n': o->n_buffers = atoi(optarg); break;
+		case 'g': o->gpu_time_ms = atoi(optarg); break;
+		case 'j': o->json_path = optarg; break;
+		case 'c': o->checksum = true; break;
+		case 'p': o->png_path = optarg; break;
+		case 'R': o->report_s = atof(optarg); break;
+		case 'H': o->refresh_hz = atof(optarg); break;
+		case 'h': usage(stdout, 0); break;
+		default: usage(stderr, 2);
+		}
+	}
+	if (o->width < 16 || o->height < 16 || o->width > 8192 || o->height > 8192 ||
+	    o->n_buffers < 2 || o->report_s <= 0 || o->n_buffers > MAX_BUFFERS || o->gpu_time_ms < 0 || optind != argc)
+		usage(stderr, 2);
+}
+
+static void create_buffers(struct gears *g)
+{
+	if (g->opt.buffer_type == SW_BUFFER_DMABUF) {
+		/* dmabuf first; wl_shm when the compositor or device can't. */
+		const char *why = NULL;
+		if (!g->display->dmabuf)
+			why = "the compositor offers no zwp_linux_dmabuf_v1";
+		else if ((g->card_fd = sw_buffer_open_card()) < 0)
+			why = "cannot open the primary DRM node for dumb buffers";
+		if (why) {
+			fprintf(stderr, "syncway-gears: %s: falling back to wl_shm\n", why);
+			g->opt.buffer_type = SW_BUFFER_SHM;
+		}
+	}
+	for (int i = 0; i < g->opt.n_buffers; i++) {
+		struct sw_timeline *release = sw_timeline_create(g->display->syncobj_manager, g->drm_fd, &g->stats);
+		if (!release)
+			die("cannot create a release timeline: %s", strerror(errno));
+		g->buffers[i] = sw_buffer_create(g->display, g->opt.buffer_type, g->card_fd,
+						 g->opt.width, g->opt.height, release);
+		if (!g->buffers[i] && g->opt.buffer_type == SW_BUFFER_DMABUF && i == 0) {
+			fprintf(stderr, "syncway-gears: dumb buffer/PRIME export failed (%s): falling back to wl_shm\n",
+				strerror(errno));
+			g->opt.buffer_type = SW_BUFFER_SHM;
+			g->buffers[i] = sw_buffer_create(g->display, SW_BUFFER_SHM, -1, g->opt.width,
+							 g->opt.height, release);
+		}
+		if (!g->buffers[i])
+			die("cannot create buffer %d: %s", i, strerror(errno));
+	}
+}
+
+/* After the surface is gone every release point handed out must signal
+ * (rule 32); the checksums of those last buffers are checked too. */
+static void check_final_releases(struct gears *g)
+{
+	uint32_t handles[MAX_BUFFERS];
+	uint64_t points[MAX_BUFFERS];
+	struct sw_buffer *owners[MAX_BUFFERS];
+	int n = 0;
+	for (int i = 0; i < g->opt.n_buffers; i++) {
+		struct sw_buffer *b = g->buffers[i];
+		if (b->busy) {
+			owners[n] = b;
+			handles[n] = b->release->handle;
+			points[n++] = b->release_point;
+		}
+	}
+	int ret = n ? sw_syncobj_timeline_wait(&g->stats, g->drm_fd, handles, points, n,
+					       sw_syncobj_timeout_abs(FINAL_RELEASE_TIMEOUT_NS),
+					       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT |
+					       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL) : 0;
+	if (ret) {
+		fail(g, "%d release points not signalled within 2 s of destroying the surface (%s)",
+		     n, strerror(-ret));
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		buffer_released(g, owners[i]);
+	fprintf(stderr, "syncway-gears: all %d last release points signalled after the surface was destroyed\n", n);
+}
+
+static void report(struct gears *g, double secs)
+{
+	struct sw_present *p = &g->present;
+	struct sw_series_summary iv, lat, acq;
+	sw_series_summarize(&p->intervals, &iv);
+	sw_series_summarize(&p->latencies, &lat);
+	sw_series_summarize(&p->acquire_latencies, &acq);
+	struct sw_syncobj_stats total;
+	total_stats(g, &total);
+	uint64_t wl_releases = 0;
+	for (int i = 0; i < g->opt.n_buffers; i++)
+		wl_releases += g->buffers[i]->wl_releases;
+	double fps = p->presented > 1 ? (double)(p->presented - 1) /
+					((double)(p->last_present_ns - p->first_present_ns) / 1e9) : 0;
+	const char *mode = g->opt.mode == MODE_FIFO ? "fifo" : "mailbox";
+	const char *buf = sw_buffer_type_name(g->opt.buffer_type);
+
+	printf("syncway-gears: %s, %s, %s, %dx%d, %d buffers%s: %" PRIu64 " frames committed in %.2f s, %"
+	       PRIu64 " presented, %" PRIu64 " discarded (superseded), %.2f FPS presented\n",
+	       g->renderer->description, buf, mode, g->opt.width, g->opt.height, g->opt.n_buffers,
+	       g->worker ? ", acquire from worker" : g->gpu_acquires ? ", acquire from render sync_file" : "", g->committed, secs, p->presented, p->discarded, fps);
+	printf("syncway-gears: frame interval ms: mean %.2f median %.2f p95 %.2f p99 %.2f max %.2f; ",
+	       iv.mean / 1e6, iv.median / 1e6, iv.p95 / 1e6, iv.p99 / 1e6, iv.max / 1e6);
+	if (p->refresh_ns)
+		printf("missed frames %" PRIu64 " (refresh %.2f ms)\n", p->missed, p->refresh_ns / 1e6);
+	else
+		printf("missed frames n/a (the compositor reports no refresh period; see --refresh)\n");
+	printf("syncway-gears: commit->present ms: median %.2f p99 %.2f; ", lat.median / 1e6, lat.p99 / 1e6);
+	if (acq.n)
+		printf("acquire->present ms: median %.2f p99 %.2f; ", acq.median / 1e6, acq.p99 / 1e6);
+	else
+		printf("acquire->present n/a (signalled by the GPU); ");
+	printf("render %.2f ms/frame\n", g->committed ? (double)g->render_ns / (double)g->committed / 1e6 : 0);
+	printf("syncway-gears: syncobj %.2f ioctls/frame, %.1f us/frame (%" PRIu64 " calls, %" PRIu64
+	       " errors); %" PRIu64 " wl_buffer.release events (ignored)\n",
+	       g->committed ? (double)sw_syncobj_stats_count(&total) / (double)g->committed : 0,
+	       g->committed ? (double)sw_syncobj_stats_ns(&total) / (double)g->committed / 1e3 : 0,
+	       sw_syncobj_stats_count(&total), sw_syncobj_stats_errors(&total), wl_releases);
+	sw_syncobj_stats_print(stdout, "syncway-gears:   ", &total);
+	if (g->gpu_acquires)
+		printf("syncway-gears: %" PRIu64 " acquire points from render sync_files, %" PRIu64
+		       " of them still pending when the frame was committed\n", g->gpu_acquires,
+		       g->gpu_pending_at_commit);
+	if (g->opt.checksum)
+		printf("syncway-gears: checksum: %" PRIu64 " verified at release, %" PRIu64
+		       " rewritten before release, %" PRIu64 " reused before release\n",
+		       g->checks_verified, g->checks_rewritten, g->reused_before_release);
+
+	if (!g->json)
+		return;
+	fprintf(g->json, "{\"type\":\"summary\",\"renderer\":\"%s\",\"device\":\"%s\",\"buffer\":\"%s\","
+		"\"mode\":\"%s\",\"width\":%d,\"height\":%d,\"buffers\":%d,\"gpu_time_ms\":%d,"
+		"\"seconds\":%.3f,\"committed\":%" PRIu64 ",\"presented\":%" PRIu64 ",\"discarded\":%" PRIu64
+		",\"fps\":%.3f,\"missed\":%" PRIu64 ",\"refresh_ns\":%u,\"interval_ns\":",
+		g->renderer->impl->name, g->renderer->description, buf, mode, g->opt.width, g->opt.height,
+		g->opt.n_buffers, g->opt.gpu_time_ms, secs, g->committed, p->presented, p->discarded, fps,
+		p->missed, p->refresh_ns);
+	sw_series_write_json(g->json, &p->intervals);
+	fputs(",\"latency_ns\":", g->json);
+	sw_series_write_json(g->json, &p->latencies);
+	fputs(",\"acquire_to_present_ns\":", g->json);
+	sw_series_write_json(g->json, &p->acquire_latencies);
+	fprintf(g->json, ",\"syncobj_ioctls\":%" PRIu64 ",\"syncobj_ns\":%" PRIu64 ",\"syncobj\":",
+		sw_syncobj_stats_count(&total), sw_syncobj_stats_ns(&total));
+	sw_syncobj_stats_write_json(g->json, &total, false);
+	fprintf(g->json, ",\"checksum\":{\"enabled\":%s,\"verified\":%" PRIu64 ",\"rewritten\":%" PRIu64
+		",\"reused_before_release\":%" PRIu64 "},\"wl_buffer_releases\":%" PRIu64 ",\"gpu_acquires\":%" PRIu64 ",\"gpu_pending_at_commit\":%" PRIu64 ",\"failures\":%d}\n",
+		g->opt.checksum ? "true" : "false", g->checks_verified, g->checks_rewritten,
+		g->reused_before_release, wl_releases, g->gpu_acquires, g->gpu_pending_at_commit, g->failures);
+}
+
+int main(int argc, char **argv)
+{
+	struct gears g = { .drm_fd = -1, .card_fd = -1 };
+	parse_options(&g.opt, argc, argv);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	g.display = sw_display_create();
+	if (!g.display)
+		die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
+	struct sw_display *d = g.display;
+	if (!d->compositor || !d->wm_base || !d->shm)
+		die("the compositor lacks wl_compositor, xdg_wm_base or wl_shm");
+	if (!d->syncobj_manager)
+		die("the compositor does not offer wp_linux_drm_syncobj_manager_v1");
+	char err[256];
+	g.drm_fd = sw_drm_open_render_node(err, sizeof(err));
+	if (g.drm_fd < 0)
+		die("%s", err);
+
+	if (strcmp(g.opt.renderer, "vulkan") == 0)
+		g.renderer = sw_renderer_vulkan_create(g.opt.width, g.opt.height, err, sizeof(err));
+	else
+		g.renderer = sw_renderer_pixman_create(err, sizeof(err));
+	if (!g.renderer)
+		die("%s renderer: %s", g.opt.renderer, err);
+	if (g.opt.json_path && !(g.json = fopen(g.opt.json_path, "w")))
+		die("%s: %s", g.opt.json_path, strerror(errno));
+
+	sw_present_init(&g.present, d);
+	g.present.fps_out = stdout;
+	g.present.window_ns = (int64_t)(g.opt.report_s * 1e9);
+	if (g.opt.refresh_hz > 0)
+		g.present.fallback_refresh_ns = (uint32_t)(1e9 / g.opt.refresh_hz);
+	g.present.frame_done = on_frame_done;
+	g.present.acquire_time = acquire_time;
+	g.present.data = &g;
+
+	g.surface = wl_compositor_create_surface(d->compositor);
+	g.xdg_surface = xdg_wm_base_get_xdg_surface(d->wm_base, g.surface);
+	xdg_surface_add_listener(g.xdg_surface, &xdg_surface_listener, &g);
+	g.xdg_toplevel = xdg_surface_get_toplevel(g.xdg_surface);
+	xdg_toplevel_add_listener(g.xdg_toplevel, &toplevel_listener, &g);
+	xdg_toplevel_set_title(g.xdg_toplevel, "syncway-gears");
+	xdg_toplevel_set_app_id(g.xdg_toplevel, "syncway-gears");
+	g.sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, g.surface);
+	g.acquire = sw_timeline_create(d->syncobj_manager, g.drm_fd, &g.stats);
+	if (!g.acquire)
+		die("cannot create the acquire timeline: %s", strerror(errno));
+	if (g.opt.gpu_time_ms > 0 && !(g.worker = sw_acquire_worker_create(g.acquire, d->presentation_clock)))
+		die("cannot start the acquire worker");
+	create_buffers(&g);
+	fprintf(stderr, "syncway-gears: %s, %s buffers, %s mode\n", g.renderer->description,
+		sw_buffer_type_name(g.opt.buffer_type), g.opt.mode == MODE_FIFO ? "fifo" : "mailbox");
+
+	wl_surface_commit(g.surface);
+	run(&g);
+	double secs = (double)(sw_syncobj_now_ns() - g.start_ns) / 1e9;
+
+	/* A picture of the last frame: it is unchanged until its release. */
+	if (g.opt.png_path && g.last_committed) {
+		struct sw_buffer *b = g.last_committed;
+		if (!sw_png_write_xrgb8888(g.opt.png_path, b->data, b->width, b->height, b->stride))
+			fail(&g, "cannot write %s", g.opt.png_path);
+	}
+
+	/* Every acquire point signalled before the surface goes; the worker's
+	 * ioctls stay in the totals. */
+	if (g.worker) {
+		sw_acquire_worker_flush(g.worker);
+		sw_acquire_worker_stats(g.worker, &g.worker_stats);
+		sw_acquire_worker_destroy(g.worker);
+		g.worker = NULL;
+	}
+	if (g.frame_cb)
+		wl_callback_destroy(g.frame_cb);
+	wp_linux_drm_syncobj_surface_v1_destroy(g.sync_surface);
+	xdg_toplevel_destroy(g.xdg_toplevel);
+	xdg_surface_destroy(g.xdg_surface);
+	wl_surface_destroy(g.surface);
+	if (wl_display_roundtrip(d->display) < 0)
+		die("connection lost at the end (protocol error?)");
+	check_final_releases(&g);
+	report(&g, secs);
+
+	/* The renderer first: Vulkan may have imported the buffer mappings. */
+	sw_renderer_destroy(g.renderer);
+	for (int i = 0; i < g.opt.n_buffers; i++)
+		sw_buffer_destroy(g.buffers[i]);
+	sw_timeline_destroy(g.acquire);
+	sw_present_finish(&g.present);
+	sw_scene_finish(&g.scene);
+	sw_display_destroy(d);
+	if (g.json)
+		fclose(g.json);
+	close(g.drm_fd);
+	if (g.card_fd >= 0)
+		close(g.card_fd);
+	if (g.present.presented == 0 && g.committed > 0)
+		g.failures++;
+	return g.failures ? 1 : 0;
+}

@@ -1,0 +1,178 @@
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "present.h"
+#include "presentation-time-client-protocol.h"
+
+void sw_series_add(struct sw_series *s, int64_t v)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n++] = v;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank, as the compositor reports it: sorted[ceil(q n) - 1]. */
+static double rank(const int64_t *sorted, size_t n, double q)
+{
+	size_t i = (size_t)ceil(q * (double)n);
+	return (double)sorted[i ? i - 1 : 0];
+}
+
+void sw_series_summarize(const struct sw_series *s, struct sw_series_summary *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->n = s->n;
+	if (s->n == 0)
+		return;
+	int64_t *sorted = malloc(s->n * sizeof(*sorted));
+	memcpy(sorted, s->v, s->n * sizeof(*sorted));
+	qsort(sorted, s->n, sizeof(*sorted), cmp_i64);
+	double sum = 0;
+	for (size_t i = 0; i < s->n; i++)
+		sum += (double)sorted[i];
+	out->mean = sum / (double)s->n;
+	out->median = (double)sorted[s->n / 2]; /* upper median, like ministat */
+	out->p95 = rank(sorted, s->n, 0.95);
+	out->p99 = rank(sorted, s->n, 0.99);
+	out->max = (double)sorted[s->n - 1];
+	free(sorted);
+}
+
+void sw_series_free(struct sw_series *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+void sw_series_write_json(FILE *f, const struct sw_series *s)
+{
+	struct sw_series_summary m;
+	sw_series_summarize(s, &m);
+	fprintf(f, "{\"n\":%zu,\"mean\":%.0f,\"median\":%.0f,\"p95\":%.0f,\"p99\":%.0f,\"max\":%.0f}",
+		m.n, m.mean, m.median, m.p95, m.p99, m.max);
+}
+
+static void frame_free(struct sw_frame *fr)
+{
+	wl_list_remove(&fr->link);
+	wp_presentation_feedback_destroy(fr->feedback);
+	free(fr);
+}
+
+static void feedback_sync_output(void *data, struct wp_presentation_feedback *f, struct wl_output *o) {}
+
+static void feedback_presented(void *data, struct wp_presentation_feedback *wp, uint32_t sec_hi,
+			       uint32_t sec_lo, uint32_t nsec, uint32_t refresh, uint32_t seq_hi,
+			       uint32_t seq_lo, uint32_t flags)
+{
+	struct sw_frame *fr = data;
+	struct sw_present *p = fr->present;
+	int64_t t = (int64_t)(((uint64_t)sec_hi << 32) | sec_lo) * 1000000000 + nsec;
+	fr->presented = true;
+	fr->present_ns = t;
+	if (!refresh)
+		refresh = p->fallback_refresh_ns;
+	fr->refresh_ns = refresh;
+	if (refresh)
+		p->refresh_ns = refresh;
+	if (p->presented == 0) {
+		p->first_present_ns = t;
+		p->window_start_ns = t;
+	} else {
+		fr->interval_ns = t - p->last_present_ns;
+		sw_series_add(&p->intervals, fr->interval_ns);
+		/* missed = round(interval / refresh) - 1, never negative */
+		if (refresh) {
+			long vblanks = lround((double)fr->interval_ns / (double)refresh);
+			fr->missed = vblanks > 1 ? (int)(vblanks - 1) : 0;
+			p->missed += fr->missed;
+		}
+	}
+	sw_series_add(&p->latencies, t - fr->commit_ns);
+	if (!fr->acquire_ns && p->acquire_time)
+		fr->acquire_ns = p->acquire_time(p->data, fr->seq);
+	int64_t acq = fr->acquire_ns;
+	if (acq)
+		sw_series_add(&p->acquire_latencies, t - acq);
+	p->presented++;
+	p->last_present_ns = t;
+
+	/* vkgears-style: frames presented in each fixed window. */
+	p->window_frames++;
+	if (t - p->window_start_ns >= p->window_ns) {
+		double secs = (double)(t - p->window_start_ns) / 1e9;
+		if (p->fps_out) {
+			fprintf(p->fps_out, "%" PRIu64 " frames in %.1f seconds = %.3f FPS\n",
+				p->window_frames, secs, (double)p->window_frames / secs);
+			fflush(p->fps_out);
+		}
+		p->window_start_ns = t;
+		p->window_frames = 0;
+	}
+	if (p->frame_done)
+		p->frame_done(p->data, fr);
+	frame_free(fr);
+}
+
+static void feedback_discarded(void *data, struct wp_presentation_feedback *wp)
+{
+	struct sw_frame *fr = data;
+	struct sw_present *p = fr->present;
+	p->discarded++;
+	if (p->frame_done)
+		p->frame_done(p->data, fr);
+	frame_free(fr);
+}
+
+static const struct wp_presentation_feedback_listener feedback_listener = {
+	.sync_output = feedback_sync_output,
+	.presented = feedback_presented,
+	.discarded = feedback_discarded,
+};
+
+void sw_present_init(struct sw_present *p, struct sw_display *d)
+{
+	memset(p, 0, sizeof(*p));
+	p->display = d;
+	p->window_ns = 5000000000LL;
+	wl_list_init(&p->frames);
+}
+
+void sw_present_finish(struct sw_present *p)
+{
+	struct sw_frame *fr, *tmp;
+	wl_list_for_each_safe(fr, tmp, &p->frames, link)
+		frame_free(fr);
+	sw_series_free(&p->intervals);
+	sw_series_free(&p->latencies);
+	sw_series_free(&p->acquire_latencies);
+}
+
+struct sw_frame *sw_present_track(struct sw_present *p, struct wl_surface *surface, uint64_t seq)
+{
+	if (!p->display->presentation)
+		return NULL;
+	struct sw_frame *fr = calloc(1, sizeof(*fr));
+	fr->present = p;
+	fr->seq = seq;
+	fr->commit_ns = sw_display_now_ns(p->display);
+	fr->feedback = wp_presentation_feedback(p->display->presentation, surface);
+	wp_presentation_feedback_add_listener(fr->feedback, &feedback_listener, fr);
+	wl_list_insert(p->frames.prev, &fr->link);
+	return fr;
+}
+
+size_t sw_present_outstanding(const struct sw_present *p)
+{
+	return (size_t)wl_list_length(&p->frames);
+}

@@ -1,0 +1,60 @@
+/* Renderers behind one small interface. A frame is a scene of coloured
+ * rectangles (three gears, glxgears' layout) so that every renderer draws
+ * the same picture without shaders. draw() fills a CPU-mapped sw_buffer:
+ * either the pixels are in it on return (*sync_file_fd = -1: the client
+ * signals the acquire point itself) or they will be once the returned
+ * sync_file signals (the client imports it into the acquire point). */
+#ifndef SW_CLIENT_RENDERER_H
+#define SW_CLIENT_RENDERER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buffer.h"
+
+struct sw_rect {
+	int32_t x, y, w, h;
+	uint32_t rgb; /* 0xRRGGBB */
+};
+
+struct sw_scene {
+	int width, height;
+	uint32_t background;
+	struct sw_rect *rects;
+	size_t n, cap;
+};
+
+/* The gears at angle (degrees) for a width x height frame. */
+void sw_scene_build(struct sw_scene *s, int width, int height, double angle);
+void sw_scene_finish(struct sw_scene *s);
+
+struct sw_renderer;
+struct sw_renderer_impl {
+	const char *name;
+	bool (*draw)(struct sw_renderer *r, const struct sw_scene *scene, struct sw_buffer *buffer,
+		     int *sync_file_fd);
+	void (*destroy)(struct sw_renderer *r);
+};
+
+struct sw_renderer {
+	const struct sw_renderer_impl *impl;
+	char description[128]; /* e.g. the Vulkan device name */
+};
+
+struct sw_renderer *sw_renderer_pixman_create(char *err, size_t err_len);
+/* Renders offscreen at width x height; NULL (reason in err) without a device. */
+struct sw_renderer *sw_renderer_vulkan_create(int width, int height, char *err, size_t err_len);
+
+static inline bool sw_renderer_draw(struct sw_renderer *r, const struct sw_scene *s, struct sw_buffer *b,
+				    int *sync_file_fd)
+{
+	return r->impl->draw(r, s, b, sync_file_fd);
+}
+static inline void sw_renderer_destroy(struct sw_renderer *r)
+{
+	if (r)
+		r->impl->destroy(r);
+}
+
+#endif

@@ -1,0 +1,100 @@
+#!/bin/sh
+# End-to-end guest test of the demo clients against syncway (headless,
+# pixman): syncway-gears with each renderer, buffer type and pacing mode,
+# one run with late acquire points (--gpu-time), and syncway-load.
+#   tools/vm-run -q -- sh clients/tests/e2e.sh [BUILD_DIR]
+# Each subtest passes when syncway and the client exit 0, frames were
+# presented, FPS lines were printed, every buffer's checksum matched at its
+# release point (no rewrite, no reuse before release), every last release
+# point signalled, and syncway reports no leaked fds or timelines.
+# PASS/FAIL lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs, JSON
+# and PNGs in /results/clients-e2e/.
+build=${1:-build}
+syncway=$build/compositor/syncway
+gears=$build/clients/syncway-gears
+out=/results/clients-e2e
+mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
+chmod 700 "$XDG_RUNTIME_DIR"
+export XDG_RUNTIME_DIR WLR_BACKENDS=${WLR_BACKENDS:-headless} WLR_RENDERER=${WLR_RENDERER:-pixman}
+# lavapipe compiles its internal shaders once per boot, not once per run.
+export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/tmp/mesa-shader-cache}
+
+passed=0 failed=0
+result() { # NAME OK MESSAGE
+	if [ "$2" = 1 ]; then
+		passed=$((passed + 1))
+		echo "PASS clients-e2e/$1"
+		res=pass
+	else
+		failed=$((failed + 1))
+		echo "FAIL clients-e2e/$1: $3"
+		res=fail
+	fi
+	[ -z "${SYNCWAY_TEST_JSON:-}" ] ||
+		printf '{"suite":"clients-e2e","subtest":"%s","result":"%s","ms":0,"message":"%s"}\n' \
+			"$1" "$res" "$3" >>"$SYNCWAY_TEST_JSON"
+}
+
+# run NAME EXPECT COMMAND: syncway with COMMAND as its client; sets ok/why.
+# EXPECT: |-separated strings the log must contain.
+run() {
+	name=$1 expect=$2
+	shift 2
+	log=$out/$name.log
+	timeout -s TERM 90 "$syncway" --report 0 -x --stats "$out/$name.stats.jsonl" -s "$*" >"$log" 2>&1
+	status=$?
+	ok=1 why=
+	[ $status = 0 ] || { ok=0; why="exit status $status"; }
+	old_ifs=$IFS
+	IFS='|'
+	for want in $expect; do
+		grep -qF -- "$want" "$log" || { ok=0; why="$why; missing '$want'"; }
+	done
+	IFS=$old_ifs
+	grep -q 'LEAK?' "$log" && { ok=0; why="$why; fd leak reported"; }
+	grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$log" && { ok=0; why="$why; sanitizer report"; }
+	[ $ok = 1 ] || { echo "  last lines of $log:"; tail -n 12 "$log" | sed 's/^/    /'; }
+}
+
+# Frames presented: the "N presented" figure of the client's summary.
+presented() {
+	sed -n 's/.* \([0-9][0-9]*\) presented,.*/\1/p' "$1" | head -n 1
+}
+
+common="(0 alive)|0 protocol errors|frames in 1.|last release points signalled|0 rewritten before release, 0 reused before release"
+for renderer in pixman vulkan; do
+	for buffer in dmabuf shm; do
+		for mode in fifo mailbox; do
+			name=$renderer-$buffer-$mode
+			expect="$common|$buffer, $mode"
+			[ $renderer = vulkan ] && expect="$expect|acquire points from render sync_files"
+			run "$name" "$expect" \
+				"$gears --renderer $renderer --buffer $buffer --mode $mode --duration 2.5 --report 1" \
+				"--size 256x256 --checksum --json $out/$name.jsonl --png $out/$name.png"
+			n=$(presented "$log")
+			[ "${n:-0}" -ge 5 ] || { ok=0; why="$why; only ${n:-0} frames presented"; }
+			grep -q '"type":"summary"' "$out/$name.jsonl" 2>/dev/null || { ok=0; why="$why; no JSON summary"; }
+			head -c 8 "$out/$name.png" 2>/dev/null | grep -q PNG || { ok=0; why="$why; no PNG"; }
+			result "$name" $ok "${why#; }"
+		done
+	done
+done
+
+# The Vulkan renderer's fallback: staging copy, acquire signalled by the CPU.
+run vulkan-staging "$common|staging copy, CPU acquire" \
+	"SYNCWAY_VULKAN_NO_ZERO_COPY=1 $gears --renderer vulkan --mode mailbox --duration 2 --report 1 --checksum"
+result vulkan-staging $ok "${why#; }"
+
+# Acquire points signalled 15 ms after the commit, from another thread:
+# syncway must wait for each one (waited, never early).
+run late-acquire "$common|waited on the acquire point" \
+	"$gears --buffer dmabuf --mode mailbox --gpu-time 15 --duration 2.5 --report 1 --checksum"
+grep -q ' 0 waited on the acquire point' "$log" && { ok=0; why="$why; no commit waited"; }
+result late-acquire $ok "${why#; }"
+
+run load "(0 alive)|0 protocol errors|0 release points not signalled" \
+	"$build/clients/syncway-load --surfaces 4 --duration 2 --buffer dmabuf"
+result load $ok "${why#; }"
+
+echo "clients-e2e: $passed subtests passed, $failed failed, 0 skipped"
+[ $failed = 0 ]
