@@ -51,7 +51,7 @@ struct sw_explicit_sync {
 	 * (GPU renderers); pixman has finished reading when it returns. */
 	bool release_after_frames;
 
-	struct wl_list waits;    /* sw_acquire_wait.link */
+	struct wl_list waits;    /* sw_acquire_wait.link, oldest first */
 	struct wl_list releases; /* sw_release.link */
 	struct wl_listener frames_retired;
 
@@ -98,8 +98,8 @@ struct sw_acquire_wait {
 	uint32_t seq; /* the locked cached state */
 	struct sw_timeline *timeline;
 	uint64_t point;
+	struct wl_event_source *source; /* NULL until it is the surface's oldest */
 	int event_fd;
-	struct wl_event_source *source;
 
 	struct wl_listener surface_destroy;
 };
@@ -282,32 +282,127 @@ static bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buf
 
 /* --- acquire points ------------------------------------------------------ */
 
+static int handle_wait_ready(int fd, uint32_t mask, void *data);
+
+/* Only the oldest held commit of a surface has an eventfd: the commits
+ * queued behind it cannot apply before it anyway, and one fd per surface
+ * rather than per commit keeps a client that floods commits on unsignalled
+ * points from exhausting the compositor's fds. */
+static bool wait_arm(struct sw_acquire_wait *wait)
+{
+	struct sw_explicit_sync *sync = wait->sync;
+	int event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (event_fd < 0) {
+		wlr_log_errno(WLR_ERROR, "explicit sync: eventfd");
+		return false;
+	}
+	/* flags 0: fire once the point is signalled, waiting for it to
+	 * materialize first if needed (wait-before-submit). An already
+	 * signalled point fires at once. */
+	if (sw_syncobj_eventfd(sync->stats, sync->drm_fd, wait->timeline->handle, wait->point, 0,
+			       event_fd) != 0) {
+		wlr_log_errno(WLR_ERROR, "explicit sync: SYNCOBJ_EVENTFD for point %" PRIu64,
+			      wait->point);
+		close(event_fd);
+		return false;
+	}
+	wait->source = wl_event_loop_add_fd(sync->server->loop, event_fd, WL_EVENT_READABLE,
+					    handle_wait_ready, wait);
+	if (!wait->source) {
+		close(event_fd);
+		return false;
+	}
+	/* The event loop polls a duplicate but hands this fd to the callback. */
+	wait->event_fd = event_fd;
+	return true;
+}
+
 static void wait_destroy(struct sw_acquire_wait *wait)
 {
-	wl_event_source_remove(wait->source);
-	close(wait->event_fd);
+	if (wait->source) {
+		wl_event_source_remove(wait->source);
+		close(wait->event_fd);
+	}
 	wl_list_remove(&wait->surface_destroy.link);
 	wl_list_remove(&wait->link);
 	timeline_unref(wait->timeline);
 	free(wait);
 }
 
+/* The oldest held commit of a surface, other than skip. */
+static struct sw_acquire_wait *surface_next_wait(struct sw_explicit_sync *sync,
+						 struct wlr_surface *surface,
+						 struct sw_acquire_wait *skip)
+{
+	struct sw_acquire_wait *wait;
+	wl_list_for_each(wait, &sync->waits, link) {
+		if (wait->surface == surface && wait != skip)
+			return wait;
+	}
+	return NULL;
+}
+
+struct surface_guard {
+	struct wl_listener destroy;
+	bool destroyed;
+};
+
+static void handle_guard_destroy(struct wl_listener *listener, void *data)
+{
+	struct surface_guard *guard = wl_container_of(listener, guard, destroy);
+	guard->destroyed = true;
+	wl_list_remove(&guard->destroy.link);
+	wl_list_init(&guard->destroy.link);
+}
+
+/* The head of a surface's queue of held commits is signalled. Commits behind
+ * it whose points are signalled by now go with it, without a trip through
+ * the event loop each (a burst of thousands of held commits is otherwise
+ * drained one loop iteration at a time); at most a batch per call, after
+ * which the next head's eventfd, firing at once, continues. */
 static int handle_wait_ready(int fd, uint32_t mask, void *data)
 {
 	struct sw_acquire_wait *wait = data;
 	struct sw_explicit_sync *sync = wait->sync;
+	struct wlr_surface *surface = wait->surface;
+	uint32_t seqs[64];
+	size_t n = 0;
 	uint64_t count;
+
 	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		wlr_log_errno(WLR_ERROR, "explicit sync: reading an acquire eventfd");
-
-	struct wlr_surface *surface = wait->surface;
-	uint32_t seq = wait->seq;
-	sw_frame_stats_commit_acquired(sync->server->frame_stats, surface, seq,
+	sw_frame_stats_commit_acquired(sync->server->frame_stats, surface, wait->seq,
 				       sw_syncobj_now_ns(), true);
-	/* Free first: unlocking applies the commit (and maybe the ones queued
-	 * behind it), which runs arbitrary listeners. */
+	seqs[n++] = wait->seq;
 	wait_destroy(wait);
-	wlr_surface_unlock_cached(surface, seq);
+
+	struct sw_acquire_wait *next;
+	while ((next = surface_next_wait(sync, surface, NULL))) {
+		if (n < sizeof(seqs) / sizeof(seqs[0]) &&
+		    sw_syncobj_point_signalled(sync->stats, sync->drm_fd, next->timeline->handle,
+					       next->point) == 1) {
+			sw_frame_stats_commit_acquired(sync->server->frame_stats, surface,
+						       next->seq, sw_syncobj_now_ns(), true);
+			seqs[n++] = next->seq;
+			wait_destroy(next);
+			continue;
+		}
+		if (!wait_arm(next)) {
+			/* A held commit nobody watches would stall the surface. */
+			wl_client_post_implementation_error(
+				wl_resource_get_client(surface->resource),
+				"compositor cannot wait for acquire point %" PRIu64, next->point);
+			return 0;
+		}
+		break;
+	}
+
+	/* Unlocking applies commits, which runs arbitrary listeners. */
+	struct surface_guard guard = { .destroy.notify = handle_guard_destroy };
+	wl_signal_add(&surface->events.destroy, &guard.destroy);
+	for (size_t i = 0; i < n && !guard.destroyed; i++)
+		wlr_surface_unlock_cached(surface, seqs[i]);
+	wl_list_remove(&guard.destroy.link);
 	return 0;
 }
 
@@ -326,37 +421,20 @@ static bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surfa
 	struct sw_acquire_wait *wait = calloc(1, sizeof(*wait));
 	if (!wait)
 		return false;
-	wait->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (wait->event_fd < 0) {
-		wlr_log_errno(WLR_ERROR, "explicit sync: eventfd");
-		free(wait);
-		return false;
-	}
-	/* flags 0: fire once the point is signalled, waiting for it to
-	 * materialize first if needed (wait-before-submit). */
-	if (sw_syncobj_eventfd(sync->stats, sync->drm_fd, timeline->handle, point, 0,
-			       wait->event_fd) != 0) {
-		wlr_log_errno(WLR_ERROR, "explicit sync: SYNCOBJ_EVENTFD for point %" PRIu64, point);
-		close(wait->event_fd);
-		free(wait);
-		return false;
-	}
-	struct wl_event_loop *loop = sync->server->loop;
-	wait->source = wl_event_loop_add_fd(loop, wait->event_fd, WL_EVENT_READABLE,
-					    handle_wait_ready, wait);
-	if (!wait->source) {
-		close(wait->event_fd);
-		free(wait);
-		return false;
-	}
 	wait->sync = sync;
 	wait->surface = surface;
-	wait->timeline = timeline_ref(timeline);
+	wait->timeline = timeline;
 	wait->point = point;
+	if (!surface_next_wait(sync, surface, NULL) && !wait_arm(wait)) {
+		free(wait);
+		return false;
+	}
+	timeline_ref(timeline);
 	wait->seq = wlr_surface_lock_pending(surface);
 	wait->surface_destroy.notify = handle_wait_surface_destroy;
 	wl_signal_add(&surface->events.destroy, &wait->surface_destroy);
-	wl_list_insert(&sync->waits, &wait->link);
+	/* Oldest first, so that surface_next_wait() finds the queue's head. */
+	wl_list_insert(sync->waits.prev, &wait->link);
 	return true;
 }
 

@@ -1,0 +1,1013 @@
+/* The conformance client toolkit (see ct.h). */
+#include "ct.h"
+
+#include <drm_fourcc.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "drm_device.h"
+#include "linux-dmabuf-v1-client-protocol.h"
+#include "linux-drm-syncobj-v1-client-protocol.h"
+#include "presentation-time-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+
+#define CT_SIZE 32
+
+/* --- global state, per subtest cleanup ------------------------------------ */
+
+struct signal_thread {
+	struct signal_thread *next;
+	pthread_t thread;
+	uint32_t handle;
+	uint64_t point;
+	int delay_ms;
+	volatile int64_t *when;
+};
+
+struct swsync_fence {
+	struct swsync_fence *next;
+	int timeline_fd;
+};
+
+static struct {
+	bool init;
+	int drm_fd;  /* render node */
+	int card_fd; /* primary node, for dumb buffers; -2: not tried yet */
+	char card_why[160];
+	struct sw_syncobj_stats stats;
+	double time_scale;
+	uint64_t event_order;
+	char last_log[512];
+
+	struct ct_conn *conns;
+	struct ct_buffer *buffers; /* dumb buffers to free */
+	struct ct_timeline *timelines;
+	struct ct_window *windows;
+	struct ct_track *tracks;
+	struct signal_thread *threads;
+	struct swsync_fence *fences;
+} ct = { .drm_fd = -1, .card_fd = -2 };
+
+static void log_handler(const char *fmt, va_list args)
+{
+	vsnprintf(ct.last_log, sizeof(ct.last_log), fmt, args);
+	size_t n = strlen(ct.last_log);
+	while (n > 0 && ct.last_log[n - 1] == '\n')
+		ct.last_log[--n] = '\0';
+}
+
+const char *ct_last_log(void)
+{
+	return ct.last_log;
+}
+
+int ct_ms(int ms)
+{
+	if (ct.time_scale <= 0) {
+		const char *env = getenv("SYNCWAY_CONFORMANCE_TIME_SCALE");
+		ct.time_scale = env ? strtod(env, NULL) : 1.0;
+		if (ct.time_scale <= 0)
+			ct.time_scale = 1.0;
+	}
+	return (int)(ms * ct.time_scale);
+}
+
+int64_t ct_now_ns(void)
+{
+	return sw_syncobj_now_ns();
+}
+
+void ct_note(const char *fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	fputs("# ", stdout);
+	vprintf(fmt, args);
+	fputc('\n', stdout);
+	va_end(args);
+}
+
+static void cleanup(void)
+{
+	/* Threads first: they may signal handles destroyed below. */
+	for (struct signal_thread *t = ct.threads, *next; t; t = next) {
+		next = t->next;
+		pthread_join(t->thread, NULL);
+		free(t);
+	}
+	ct.threads = NULL;
+	for (struct ct_conn *c = ct.conns, *next; c; c = next) {
+		next = c->next;
+		wl_display_disconnect(c->display);
+		free(c);
+	}
+	ct.conns = NULL;
+	for (struct ct_track *t = ct.tracks, *next; t; t = next) {
+		next = t->next;
+		free(t);
+	}
+	ct.tracks = NULL;
+	for (struct ct_window *w = ct.windows, *next; w; w = next) {
+		next = w->next;
+		free(w);
+	}
+	ct.windows = NULL;
+	for (struct ct_buffer *b = ct.buffers, *next; b; b = next) {
+		next = b->next;
+		if (b->data && b->data != MAP_FAILED)
+			munmap(b->data, b->size);
+		if (b->dumb_handle)
+			drmModeDestroyDumbBuffer(ct.card_fd, b->dumb_handle);
+		free(b);
+	}
+	ct.buffers = NULL;
+	for (struct ct_timeline *t = ct.timelines, *next; t; t = next) {
+		next = t->next;
+		if (t->handle)
+			sw_syncobj_destroy(&ct.stats, ct.drm_fd, t->handle);
+		free(t);
+	}
+	ct.timelines = NULL;
+	for (struct swsync_fence *f = ct.fences, *next; f; f = next) {
+		next = f->next;
+		if (f->timeline_fd >= 0)
+			close(f->timeline_fd);
+		free(f);
+	}
+	ct.fences = NULL;
+}
+
+int ct_begin(void)
+{
+	if (!ct.init) {
+		ct.init = true;
+		wl_log_set_handler_client(log_handler);
+	}
+	cleanup();
+	ct.last_log[0] = '\0';
+	return 1;
+}
+
+void ct_end(void)
+{
+	cleanup();
+	if (ct.card_fd >= 0)
+		close(ct.card_fd);
+	if (ct.drm_fd >= 0)
+		close(ct.drm_fd);
+	ct.card_fd = -2;
+	ct.drm_fd = -1;
+}
+
+/* --- connections ----------------------------------------------------------- */
+
+static void wm_base_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial)
+{
+	xdg_wm_base_pong(wm_base, serial);
+}
+static const struct xdg_wm_base_listener wm_base_listener = { .ping = wm_base_ping };
+
+static void dmabuf_format(void *data, struct zwp_linux_dmabuf_v1 *d, uint32_t format) {}
+static void dmabuf_modifier(void *data, struct zwp_linux_dmabuf_v1 *d, uint32_t format,
+			    uint32_t hi, uint32_t lo)
+{
+	struct ct_conn *c = data;
+	uint64_t modifier = (uint64_t)hi << 32 | lo;
+	if (format != DRM_FORMAT_ARGB8888)
+		return;
+	if (modifier == DRM_FORMAT_MOD_LINEAR)
+		c->dmabuf_argb_linear = true;
+	else if (modifier == DRM_FORMAT_MOD_INVALID)
+		c->dmabuf_argb_invalid = true;
+}
+static const struct zwp_linux_dmabuf_v1_listener dmabuf_listener = {
+	.format = dmabuf_format,
+	.modifier = dmabuf_modifier,
+};
+
+static void presentation_clock_id(void *data, struct wp_presentation *p, uint32_t clk_id) {}
+static const struct wp_presentation_listener presentation_listener = {
+	.clock_id = presentation_clock_id,
+};
+
+static void registry_global(void *data, struct wl_registry *registry, uint32_t name,
+			    const char *interface, uint32_t version)
+{
+	struct ct_conn *c = data;
+	if (c->n_globals < (int)(sizeof(c->globals) / sizeof(c->globals[0]))) {
+		struct ct_global *g = &c->globals[c->n_globals++];
+		snprintf(g->interface, sizeof(g->interface), "%s", interface);
+		g->name = name;
+		g->version = version;
+	}
+	if (strcmp(interface, wl_compositor_interface.name) == 0 && version >= 4) {
+		c->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
+	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
+		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
+	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
+		c->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
+		xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
+	} else if (strcmp(interface, zwp_linux_dmabuf_v1_interface.name) == 0 && version >= 3) {
+		/* Version 3: format and modifier events, create_immed. */
+		c->dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 3);
+		zwp_linux_dmabuf_v1_add_listener(c->dmabuf, &dmabuf_listener, c);
+	} else if (strcmp(interface, wp_presentation_interface.name) == 0) {
+		c->presentation = wl_registry_bind(registry, name, &wp_presentation_interface, 1);
+		wp_presentation_add_listener(c->presentation, &presentation_listener, c);
+	} else if (strcmp(interface, wp_linux_drm_syncobj_manager_v1_interface.name) == 0) {
+		c->manager_version = version;
+		c->manager = wl_registry_bind(registry, name, &wp_linux_drm_syncobj_manager_v1_interface, 1);
+	}
+}
+static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name) {}
+static const struct wl_registry_listener registry_listener = {
+	.global = registry_global,
+	.global_remove = registry_global_remove,
+};
+
+struct ct_conn *ct_connect_to(const char *name)
+{
+	struct wl_display *display = wl_display_connect(name);
+	if (!display) {
+		const char *shown = name ? name : getenv("WAYLAND_DISPLAY");
+		sw_skip("cannot connect to the compositor (WAYLAND_DISPLAY=%s): %s",
+			shown ? shown : "(unset)", strerror(errno));
+	}
+	struct ct_conn *c = calloc(1, sizeof(*c));
+	c->display = display;
+	c->next = ct.conns;
+	ct.conns = c;
+	c->registry = wl_display_get_registry(display);
+	wl_registry_add_listener(c->registry, &registry_listener, c);
+	ct_roundtrip(c);
+	ct_roundtrip(c); /* bound globals' initial events (dmabuf formats) */
+	if (!c->compositor)
+		sw_fail("the compositor offers no wl_compositor version 4");
+	return c;
+}
+
+struct ct_conn *ct_connect(void)
+{
+	return ct_connect_to(NULL);
+}
+
+void ct_disconnect(struct ct_conn *c)
+{
+	for (struct ct_conn **p = &ct.conns; *p; p = &(*p)->next) {
+		if (*p == c) {
+			*p = c->next;
+			break;
+		}
+	}
+	/* Tracks and windows refer to proxies of this connection. */
+	for (struct ct_track *t = ct.tracks; t; t = t->next) {
+		if (t->w && t->w->c == c) {
+			t->frame = NULL;
+			t->feedback = NULL;
+		}
+	}
+	for (struct ct_timeline *t = ct.timelines; t; t = t->next)
+		if (t->c == c)
+			t->proxy = NULL, t->c = NULL;
+	wl_display_disconnect(c->display);
+	free(c);
+}
+
+void ct_need_manager(struct ct_conn *c)
+{
+	if (!c->manager)
+		sw_skip("the compositor does not offer wp_linux_drm_syncobj_manager_v1");
+}
+
+const struct ct_global *ct_find_global(struct ct_conn *c, const char *interface)
+{
+	for (int i = 0; i < c->n_globals; i++)
+		if (strcmp(c->globals[i].interface, interface) == 0)
+			return &c->globals[i];
+	return NULL;
+}
+
+struct wp_linux_drm_syncobj_manager_v1 *ct_bind_manager(struct ct_conn *c)
+{
+	const struct ct_global *g = ct_find_global(c, wp_linux_drm_syncobj_manager_v1_interface.name);
+	if (!g)
+		sw_skip("the compositor does not offer wp_linux_drm_syncobj_manager_v1");
+	return wl_registry_bind(c->registry, g->name, &wp_linux_drm_syncobj_manager_v1_interface, 1);
+}
+
+static _Noreturn void fail_connection(struct ct_conn *c, const char *doing)
+{
+	int err = wl_display_get_error(c->display);
+	if (err == EPROTO) {
+		const struct wl_interface *iface = NULL;
+		uint32_t id = 0;
+		uint32_t code = wl_display_get_protocol_error(c->display, &iface, &id);
+		sw_fail("%s: unexpected protocol error %u on %s@%u (\"%s\")", doing, code,
+			iface ? iface->name : "?", id, ct.last_log);
+	}
+	sw_fail("%s: connection to the compositor lost: %s", doing, strerror(err ? err : errno));
+}
+
+void ct_roundtrip(struct ct_conn *c)
+{
+	if (wl_display_roundtrip(c->display) < 0)
+		fail_connection(c, "roundtrip");
+}
+
+int64_t ct_timed_roundtrip(struct ct_conn *c)
+{
+	int64_t start = ct_now_ns();
+	ct_roundtrip(c);
+	return ct_now_ns() - start;
+}
+
+bool ct_dispatch(struct ct_conn *c, int extra_fd, int timeout_ms)
+{
+	struct wl_display *d = c->display;
+	while (wl_display_prepare_read(d) != 0) {
+		if (wl_display_dispatch_pending(d) < 0)
+			fail_connection(c, "dispatch");
+	}
+	if (wl_display_flush(d) < 0 && errno != EAGAIN) {
+		wl_display_cancel_read(d);
+		fail_connection(c, "flush");
+	}
+	struct pollfd fds[2] = {
+		{ .fd = wl_display_get_fd(d), .events = POLLIN },
+		{ .fd = extra_fd, .events = POLLIN },
+	};
+	int n = poll(fds, extra_fd >= 0 ? 2 : 1, timeout_ms < 0 ? 0 : timeout_ms);
+	if (n > 0 && fds[0].revents) {
+		if (wl_display_read_events(d) < 0)
+			fail_connection(c, "reading events");
+	} else {
+		wl_display_cancel_read(d);
+	}
+	if (wl_display_dispatch_pending(d) < 0)
+		fail_connection(c, "dispatch");
+	return n > 0 && extra_fd >= 0 && (fds[1].revents & POLLIN);
+}
+
+bool ct_wait_flag(struct ct_conn *c, const bool *flag, int timeout_ms)
+{
+	int64_t deadline = ct_now_ns() + (int64_t)timeout_ms * 1000000;
+	while (!*flag) {
+		int64_t left = deadline - ct_now_ns();
+		if (left <= 0)
+			return false;
+		ct_dispatch(c, -1, (int)(left / 1000000) + 1);
+	}
+	return true;
+}
+
+bool ct_try_roundtrip(struct ct_conn *c)
+{
+	if (wl_display_roundtrip(c->display) >= 0)
+		return true;
+	if (wl_display_get_error(c->display) != EPROTO)
+		fail_connection(c, "roundtrip");
+	return false;
+}
+
+void ct_check_error(struct ct_conn *c, const struct wl_interface *iface, void *object, uint32_t code,
+		    const char *what)
+{
+	uint32_t want_id = wl_proxy_get_id(object);
+	int err = wl_display_get_error(c->display);
+	if (err == 0)
+		sw_fail("%s: expected error %u on %s@%u, but the compositor accepted it", what, code,
+			iface->name, want_id);
+	if (err != EPROTO)
+		sw_fail("%s: expected error %u on %s@%u, but the connection failed with %s", what,
+			code, iface->name, want_id, strerror(err));
+	const struct wl_interface *got_iface = NULL;
+	uint32_t got_id = 0;
+	uint32_t got = wl_display_get_protocol_error(c->display, &got_iface, &got_id);
+	const char *got_name = got_iface ? got_iface->name : "?";
+	if (got != code || !got_iface || strcmp(got_name, iface->name) != 0 || got_id != want_id)
+		sw_fail("%s: expected error %u on %s@%u, got error %u on %s@%u (\"%s\")", what, code,
+			iface->name, want_id, got, got_name, got_id, ct.last_log);
+}
+
+void ct_expect_error(struct ct_conn *c, const struct wl_interface *iface, void *object,
+		     uint32_t code, const char *what)
+{
+	ct_try_roundtrip(c);
+	ct_check_error(c, iface, object, code, what);
+}
+
+pid_t ct_compositor_pid(struct ct_conn *c)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	if (getsockopt(wl_display_get_fd(c->display), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+		return -1;
+	return cred.pid;
+}
+
+/* --- DRM device ------------------------------------------------------------ */
+
+int ct_drm_fd(void)
+{
+	if (ct.drm_fd < 0) {
+		char err[256];
+		ct.drm_fd = sw_drm_open_render_node(err, sizeof(err));
+		if (ct.drm_fd < 0)
+			sw_skip("no DRM device for syncobjs: %s", err);
+	}
+	return ct.drm_fd;
+}
+
+struct sw_syncobj_stats *ct_stats(void)
+{
+	return &ct.stats;
+}
+
+static int card_fd(char *why, size_t why_len)
+{
+	if (ct.card_fd == -2) {
+		ct.card_fd = -1;
+		drmDevicePtr dev = NULL;
+		if (drmGetDevice2(ct_drm_fd(), 0, &dev) != 0) {
+			snprintf(ct.card_why, sizeof(ct.card_why), "drmGetDevice2: %s", strerror(errno));
+		} else if (!(dev->available_nodes & (1 << DRM_NODE_PRIMARY))) {
+			snprintf(ct.card_why, sizeof(ct.card_why), "the render node's device has no primary node");
+		} else {
+			/* Dumb buffers can only be made on the primary node. */
+			ct.card_fd = open(dev->nodes[DRM_NODE_PRIMARY], O_RDWR | O_CLOEXEC);
+			if (ct.card_fd < 0)
+				snprintf(ct.card_why, sizeof(ct.card_why), "cannot open %s: %s",
+					 dev->nodes[DRM_NODE_PRIMARY], strerror(errno));
+		}
+		if (dev)
+			drmFreeDevice(&dev);
+	}
+	if (ct.card_fd < 0)
+		snprintf(why, why_len, "%s", ct.card_why);
+	return ct.card_fd;
+}
+
+/* --- buffers ----------------------------------------------------------------- */
+
+static void buffer_release(void *data, struct wl_buffer *wl_buffer)
+{
+	struct ct_buffer *b = data;
+	b->wl_releases++;
+}
+static const struct wl_buffer_listener buffer_listener = { .release = buffer_release };
+
+bool ct_dmabuf_usable(struct ct_conn *c, char *why, size_t why_len)
+{
+	if (!c->dmabuf) {
+		snprintf(why, why_len, "no zwp_linux_dmabuf_v1 version >= 3");
+		return false;
+	}
+	if (!c->dmabuf_argb_linear && !c->dmabuf_argb_invalid) {
+		snprintf(why, why_len, "ARGB8888 with a linear modifier is not advertised");
+		return false;
+	}
+	return card_fd(why, why_len) >= 0;
+}
+
+enum ct_kind ct_default_kind(struct ct_conn *c)
+{
+	const char *env = getenv("SYNCWAY_CONFORMANCE_BUFFER");
+	if (env && strcmp(env, "shm") == 0)
+		return CT_SHM;
+	if (env && strcmp(env, "dmabuf") == 0)
+		return CT_DMABUF;
+	char why[200];
+	return ct_dmabuf_usable(c, why, sizeof(why)) ? CT_DMABUF : CT_SHM;
+}
+
+const char *ct_kind_name(enum ct_kind kind)
+{
+	return kind == CT_DMABUF ? "dmabuf" : kind == CT_SHM ? "wl_shm" : "default";
+}
+
+static void fill(struct ct_buffer *b)
+{
+	/* Premultiplied half-transparent colour: never an opaque region. */
+	static uint32_t n;
+	uint32_t colour = 0x80000000u | ((++n * 0x3f) & 0x7f) << 16 | 0x4000 | 0x20;
+	for (int y = 0; y < b->height; y++) {
+		uint32_t *row = (uint32_t *)((char *)b->data + (size_t)y * b->stride);
+		for (int x = 0; x < b->width; x++)
+			row[x] = colour;
+	}
+}
+
+struct ct_buffer *ct_buffer(struct ct_conn *c, enum ct_kind kind)
+{
+	if (kind == CT_DEFAULT)
+		kind = ct_default_kind(c);
+	struct ct_buffer *b = calloc(1, sizeof(*b));
+	b->kind = kind;
+	b->width = b->height = CT_SIZE;
+	b->next = ct.buffers;
+	ct.buffers = b;
+
+	if (kind == CT_SHM) {
+		if (!c->shm)
+			sw_skip("no wl_shm");
+		b->stride = b->width * 4;
+		b->size = (size_t)b->stride * b->height;
+		int fd = memfd_create("ct-shm", MFD_CLOEXEC);
+		if (fd < 0 || ftruncate(fd, (off_t)b->size) < 0)
+			sw_fail("memfd: %s", strerror(errno));
+		b->data = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (b->data == MAP_FAILED)
+			sw_fail("mmap: %s", strerror(errno));
+		fill(b);
+		struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, (int32_t)b->size);
+		b->wl = wl_shm_pool_create_buffer(pool, 0, b->width, b->height, (int32_t)b->stride,
+						  WL_SHM_FORMAT_ARGB8888);
+		wl_shm_pool_destroy(pool);
+		close(fd);
+	} else {
+		char why[200];
+		if (!ct_dmabuf_usable(c, why, sizeof(why)))
+			sw_skip("cannot make dmabufs: %s", why);
+		uint64_t offset;
+		int fd;
+		if (drmModeCreateDumbBuffer(ct.card_fd, b->width, b->height, 32, 0, &b->dumb_handle,
+					    &b->stride, &b->size))
+			sw_fail("DRM_IOCTL_MODE_CREATE_DUMB: %s", strerror(errno));
+		if (drmModeMapDumbBuffer(ct.card_fd, b->dumb_handle, &offset))
+			sw_fail("DRM_IOCTL_MODE_MAP_DUMB: %s", strerror(errno));
+		b->data = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, ct.card_fd, (off_t)offset);
+		if (b->data == MAP_FAILED)
+			sw_fail("mmap dumb buffer: %s", strerror(errno));
+		fill(b);
+		if (drmPrimeHandleToFD(ct.card_fd, b->dumb_handle, DRM_CLOEXEC | DRM_RDWR, &fd))
+			sw_fail("PRIME export: %s", strerror(errno));
+		uint64_t modifier = c->dmabuf_argb_linear ? DRM_FORMAT_MOD_LINEAR : DRM_FORMAT_MOD_INVALID;
+		struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(c->dmabuf);
+		zwp_linux_buffer_params_v1_add(params, fd, 0, 0, b->stride, (uint32_t)(modifier >> 32),
+					       (uint32_t)(modifier & 0xffffffff));
+		b->wl = zwp_linux_buffer_params_v1_create_immed(params, b->width, b->height,
+								DRM_FORMAT_ARGB8888, 0);
+		zwp_linux_buffer_params_v1_destroy(params);
+		close(fd);
+	}
+	wl_buffer_add_listener(b->wl, &buffer_listener, b);
+	return b;
+}
+
+/* --- timelines ---------------------------------------------------------------- */
+
+static struct ct_timeline *timeline_import(struct ct_conn *c, uint32_t handle, bool own)
+{
+	ct_need_manager(c);
+	int fd;
+	int ret = sw_syncobj_handle_to_fd(&ct.stats, ct_drm_fd(), handle, &fd);
+	if (ret)
+		sw_fail("SYNCOBJ_HANDLE_TO_FD: %s", strerror(-ret));
+	struct ct_timeline *t = calloc(1, sizeof(*t));
+	t->c = c;
+	t->handle = own ? handle : 0;
+	t->proxy = wp_linux_drm_syncobj_manager_v1_import_timeline(c->manager, fd);
+	close(fd); /* libwayland sent its own copy */
+	t->next = ct.timelines;
+	ct.timelines = t;
+	return t;
+}
+
+struct ct_timeline *ct_timeline(struct ct_conn *c)
+{
+	ct_need_manager(c);
+	uint32_t handle;
+	int ret = sw_syncobj_create(&ct.stats, ct_drm_fd(), 0, &handle);
+	if (ret)
+		sw_fail("SYNCOBJ_CREATE: %s", strerror(-ret));
+	return timeline_import(c, handle, true);
+}
+
+struct ct_timeline *ct_timeline_import_again(struct ct_timeline *t)
+{
+	/* Not ours to destroy: signals and checks go through t. */
+	return timeline_import(t->c, t->handle, false);
+}
+
+void ct_timeline_destroy_proxy(struct ct_timeline *t)
+{
+	if (t->proxy)
+		wp_linux_drm_syncobj_timeline_v1_destroy(t->proxy);
+	t->proxy = NULL;
+}
+
+void ct_timeline_forget(struct ct_timeline *t)
+{
+	if (t->handle)
+		sw_syncobj_destroy(&ct.stats, ct.drm_fd, t->handle);
+	t->handle = 0;
+}
+
+void ct_forget_all_timelines(void)
+{
+	for (struct ct_timeline *t = ct.timelines; t; t = t->next)
+		ct_timeline_forget(t);
+}
+
+static uint32_t handle_of(struct ct_timeline *t)
+{
+	/* A second import signals through the timeline it was made from. */
+	if (t->handle)
+		return t->handle;
+	sw_fail("timeline has no handle of ours");
+}
+
+void ct_signal(struct ct_timeline *t, uint64_t point)
+{
+	uint32_t handle = handle_of(t);
+	int ret = sw_syncobj_timeline_signal(&ct.stats, ct.drm_fd, &handle, &point, 1);
+	if (ret)
+		sw_fail("TIMELINE_SIGNAL point %" PRIu64 ": %s", point, strerror(-ret));
+}
+
+bool ct_signalled(struct ct_timeline *t, uint64_t point)
+{
+	int ret = sw_syncobj_point_signalled(&ct.stats, ct.drm_fd, handle_of(t), point);
+	if (ret < 0)
+		sw_fail("TIMELINE_WAIT (poll) point %" PRIu64 ": %s", point, strerror(-ret));
+	return ret == 1;
+}
+
+bool ct_wait_signalled(struct ct_conn *c, struct ct_timeline *t, uint64_t point, int timeout_ms)
+{
+	if (ct_signalled(t, point))
+		return true;
+	int efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd < 0)
+		sw_fail("eventfd: %s", strerror(errno));
+	int ret = sw_syncobj_eventfd(&ct.stats, ct.drm_fd, handle_of(t), point, 0, efd);
+	if (ret) {
+		close(efd);
+		sw_fail("SYNCOBJ_EVENTFD point %" PRIu64 ": %s", point, strerror(-ret));
+	}
+	int64_t deadline = ct_now_ns() + (int64_t)timeout_ms * 1000000;
+	bool done = false;
+	while (!done) {
+		int64_t left = deadline - ct_now_ns();
+		if (left <= 0)
+			break;
+		done = ct_dispatch(c, efd, (int)(left / 1000000) + 1);
+	}
+	close(efd);
+	return done || ct_signalled(t, point);
+}
+
+static void *signal_thread_main(void *data)
+{
+	struct signal_thread *st = data;
+	struct timespec ts = { st->delay_ms / 1000, (long)(st->delay_ms % 1000) * 1000000 };
+	nanosleep(&ts, NULL);
+	if (st->when)
+		*st->when = ct_now_ns();
+	/* Stats are per thread; this one is not accounted. */
+	sw_syncobj_timeline_signal(NULL, ct.drm_fd, &st->handle, &st->point, 1);
+	return NULL;
+}
+
+void ct_signal_later(struct ct_timeline *t, uint64_t point, int delay_ms, volatile int64_t *when)
+{
+	struct signal_thread *st = calloc(1, sizeof(*st));
+	st->handle = handle_of(t);
+	st->point = point;
+	st->delay_ms = delay_ms;
+	st->when = when;
+	if (when)
+		*when = 0;
+	if (pthread_create(&st->thread, NULL, signal_thread_main, st) != 0) {
+		free(st);
+		sw_fail("pthread_create failed");
+	}
+	st->next = ct.threads;
+	ct.threads = st;
+}
+
+/* --- sw_sync ------------------------------------------------------------------ */
+
+#define SW_SYNC_PATH "/sys/kernel/debug/sync/sw_sync"
+struct sw_sync_create_fence_data {
+	uint32_t value;
+	char name[32];
+	int32_t fence;
+};
+#define SW_SYNC_IOC_CREATE_FENCE _IOWR('W', 0, struct sw_sync_create_fence_data)
+#define SW_SYNC_IOC_INC _IOW('W', 1, uint32_t)
+
+bool ct_swsync_available(void)
+{
+	return access(SW_SYNC_PATH, R_OK | W_OK) == 0;
+}
+
+int ct_swsync_attach(struct ct_timeline *t, uint64_t point)
+{
+	int tl = open(SW_SYNC_PATH, O_RDWR | O_CLOEXEC);
+	if (tl < 0)
+		sw_skip("no sw_sync (%s: %s): cannot make a materialized, unsignalled point",
+			SW_SYNC_PATH, strerror(errno));
+	struct sw_sync_create_fence_data data = { .value = 1 };
+	snprintf(data.name, sizeof(data.name), "ct-acquire");
+	if (ioctl(tl, SW_SYNC_IOC_CREATE_FENCE, &data) != 0) {
+		close(tl);
+		sw_fail("SW_SYNC_IOC_CREATE_FENCE: %s", strerror(errno));
+	}
+	struct swsync_fence *f = calloc(1, sizeof(*f));
+	f->timeline_fd = tl;
+	f->next = ct.fences;
+	ct.fences = f;
+	int ret = sw_syncobj_point_import_sync_file(&ct.stats, ct.drm_fd, handle_of(t), point, data.fence);
+	close(data.fence);
+	if (ret)
+		sw_fail("importing a sw_sync fence at point %" PRIu64 ": %s", point, strerror(-ret));
+	return tl;
+}
+
+void ct_swsync_release(int token)
+{
+	uint32_t one = 1;
+	if (ioctl(token, SW_SYNC_IOC_INC, &one) != 0)
+		sw_fail("SW_SYNC_IOC_INC: %s", strerror(errno));
+}
+
+/* --- surfaces ------------------------------------------------------------------- */
+
+static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
+{
+	struct ct_window *w = data;
+	xdg_surface_ack_configure(xdg_surface, serial);
+	w->configured = true;
+}
+static const struct xdg_surface_listener xdg_surface_listener = { .configure = xdg_surface_configure };
+
+static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
+			       struct wl_array *states) {}
+static void toplevel_close(void *data, struct xdg_toplevel *t) {}
+static const struct xdg_toplevel_listener toplevel_listener = {
+	.configure = toplevel_configure,
+	.close = toplevel_close,
+};
+
+struct ct_window *ct_bare_surface(struct ct_conn *c)
+{
+	struct ct_window *w = calloc(1, sizeof(*w));
+	w->c = c;
+	w->surface = wl_compositor_create_surface(c->compositor);
+	w->next = ct.windows;
+	ct.windows = w;
+	return w;
+}
+
+struct ct_window *ct_toplevel(struct ct_conn *c)
+{
+	if (!c->wm_base)
+		sw_skip("the compositor offers no xdg_wm_base");
+	struct ct_window *w = ct_bare_surface(c);
+	w->xdg_surface = xdg_wm_base_get_xdg_surface(c->wm_base, w->surface);
+	xdg_surface_add_listener(w->xdg_surface, &xdg_surface_listener, w);
+	w->toplevel = xdg_surface_get_toplevel(w->xdg_surface);
+	xdg_toplevel_add_listener(w->toplevel, &toplevel_listener, w);
+	xdg_toplevel_set_title(w->toplevel, "syncobj-conformance");
+	wl_surface_commit(w->surface);
+	if (!ct_wait_flag(c, &w->configured, CT_DEADLINE_MS))
+		sw_fail("no xdg_surface.configure within %d ms", CT_DEADLINE_MS);
+	return w;
+}
+
+void ct_get_sync(struct ct_window *w)
+{
+	ct_need_manager(w->c);
+	w->sync = wp_linux_drm_syncobj_manager_v1_get_surface(w->c->manager, w->surface);
+}
+
+void ct_destroy_sync(struct ct_window *w)
+{
+	if (w->sync)
+		wp_linux_drm_syncobj_surface_v1_destroy(w->sync);
+	w->sync = NULL;
+}
+
+void ct_destroy_surface(struct ct_window *w)
+{
+	if (w->toplevel)
+		xdg_toplevel_destroy(w->toplevel);
+	if (w->xdg_surface)
+		xdg_surface_destroy(w->xdg_surface);
+	if (w->surface)
+		wl_surface_destroy(w->surface);
+	w->toplevel = NULL;
+	w->xdg_surface = NULL;
+	w->surface = NULL;
+}
+
+void ct_attach(struct ct_window *w, struct ct_buffer *b)
+{
+	wl_surface_attach(w->surface, b ? b->wl : NULL, 0, 0);
+	if (b)
+		wl_surface_damage_buffer(w->surface, 0, 0, b->width, b->height);
+}
+
+void ct_set_acquire(struct ct_window *w, struct ct_timeline *t, uint64_t point)
+{
+	wp_linux_drm_syncobj_surface_v1_set_acquire_point(w->sync, t->proxy, (uint32_t)(point >> 32),
+							  (uint32_t)point);
+}
+
+void ct_set_release(struct ct_window *w, struct ct_timeline *t, uint64_t point)
+{
+	wp_linux_drm_syncobj_surface_v1_set_release_point(w->sync, t->proxy, (uint32_t)(point >> 32),
+							  (uint32_t)point);
+}
+
+void ct_commit(struct ct_window *w)
+{
+	wl_surface_commit(w->surface);
+}
+
+/* --- tracking --------------------------------------------------------------------- */
+
+static void frame_done(void *data, struct wl_callback *cb, uint32_t time)
+{
+	struct ct_track *t = data;
+	t->frame_done = true;
+	t->frame_order = ++ct.event_order;
+	t->frame = NULL;
+	if (!t->feedback)
+		t->received_ns = ct_now_ns();
+	wl_callback_destroy(cb);
+}
+static const struct wl_callback_listener frame_listener = { .done = frame_done };
+
+static void feedback_sync_output(void *data, struct wp_presentation_feedback *f, struct wl_output *o) {}
+static void feedback_presented(void *data, struct wp_presentation_feedback *f, uint32_t sec_hi,
+			       uint32_t sec_lo, uint32_t nsec, uint32_t refresh, uint32_t seq_hi,
+			       uint32_t seq_lo, uint32_t flags)
+{
+	struct ct_track *t = data;
+	t->presented = t->settled = true;
+	t->feedback_order = ++ct.event_order;
+	t->received_ns = ct_now_ns();
+	t->presented_ns = (int64_t)(((uint64_t)sec_hi << 32) | sec_lo) * 1000000000 + nsec;
+	t->feedback = NULL;
+	wp_presentation_feedback_destroy(f);
+}
+static void feedback_discarded(void *data, struct wp_presentation_feedback *f)
+{
+	struct ct_track *t = data;
+	t->discarded = t->settled = true;
+	t->feedback_order = ++ct.event_order;
+	t->received_ns = ct_now_ns();
+	t->feedback = NULL;
+	wp_presentation_feedback_destroy(f);
+}
+static const struct wp_presentation_feedback_listener feedback_listener = {
+	.sync_output = feedback_sync_output,
+	.presented = feedback_presented,
+	.discarded = feedback_discarded,
+};
+
+struct ct_track *ct_track(struct ct_window *w)
+{
+	struct ct_track *t = calloc(1, sizeof(*t));
+	t->w = w;
+	t->next = ct.tracks;
+	ct.tracks = t;
+	t->frame = wl_surface_frame(w->surface);
+	wl_callback_add_listener(t->frame, &frame_listener, t);
+	if (w->c->presentation) {
+		t->feedback = wp_presentation_feedback(w->c->presentation, w->surface);
+		wp_presentation_feedback_add_listener(t->feedback, &feedback_listener, t);
+	}
+	return t;
+}
+
+struct ct_track *ct_commit_buffer(struct ct_window *w, struct ct_buffer *b, struct ct_timeline *acq,
+				  uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point)
+{
+	ct_attach(w, b);
+	if (acq)
+		ct_set_acquire(w, acq, acq_point);
+	if (rel)
+		ct_set_release(w, rel, rel_point);
+	struct ct_track *t = ct_track(w);
+	ct_commit(w);
+	return t;
+}
+
+bool ct_wait_settled(struct ct_conn *c, struct ct_track *t, int timeout_ms)
+{
+	return ct_wait_flag(c, c->presentation ? &t->settled : &t->frame_done, timeout_ms);
+}
+
+void ct_need_presented(struct ct_conn *c, struct ct_track *t, const char *what)
+{
+	if (!ct_wait_settled(c, t, CT_DEADLINE_MS))
+		sw_fail("%s: not presented within %d ms (frame callback %s)", what, CT_DEADLINE_MS,
+			t->frame_done ? "done" : "not done either");
+	if (t->discarded)
+		sw_fail("%s: presentation feedback says discarded, expected presented", what);
+}
+
+struct ct_track *ct_show(struct ct_window *w, struct ct_buffer *b, struct ct_timeline *acq,
+			 uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point)
+{
+	ct_signal(acq, acq_point);
+	struct ct_track *t = ct_commit_buffer(w, b, acq, acq_point, rel, rel_point);
+	ct_need_presented(w->c, t, "commit with a signalled acquire point");
+	return t;
+}
+
+struct ct_track *ct_control_frame(struct ct_conn *c)
+{
+	if (!c->control) {
+		c->control = ct_toplevel(c);
+		c->control_buffer = ct_buffer(c, CT_SHM);
+		ct_attach(c->control, c->control_buffer);
+	}
+	wl_surface_damage_buffer(c->control->surface, 0, 0, 1, 1);
+	struct ct_track *t = ct_track(c->control);
+	ct_commit(c->control);
+	return t;
+}
+
+bool ct_quiet(struct ct_conn *c, int ms, bool (*fired)(void *arg), void *arg)
+{
+	int64_t end = ct_now_ns() + (int64_t)ms * 1000000;
+	int frames = 0;
+	struct ct_track *control = ct_control_frame(c);
+	for (;;) {
+		if (fired(arg))
+			return false;
+		if (control->frame_done) {
+			frames++;
+			control = ct_control_frame(c);
+		}
+		int64_t left = end - ct_now_ns();
+		if (left <= 0)
+			break;
+		ct_dispatch(c, -1, (int)(left / 1000000) + 1);
+	}
+	/* Give the compositor a fair chance to draw at least two frames. */
+	int64_t grace = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
+	while (frames < 2 && ct_now_ns() < grace) {
+		ct_dispatch(c, -1, 10);
+		if (fired(arg))
+			return false;
+		if (control->frame_done) {
+			frames++;
+			control = ct_control_frame(c);
+		}
+	}
+	if (frames < 2)
+		sw_fail("the compositor drew %d frames of the control window in %d ms; cannot tell "
+			"whether it holds anything back", frames, ms);
+	return true;
+}
+
+static bool track_fired(void *arg)
+{
+	return ct_applied(arg);
+}
+
+void ct_expect_not_applied(struct ct_conn *c, struct ct_track *t, const char *what)
+{
+	if (!ct_quiet(c, CT_QUIET_MS, track_fired, t))
+		sw_fail("%s: the commit was applied early (frame callback %s, presentation feedback %s)",
+			what, t->frame_done ? "done" : "pending",
+			t->presented ? "presented" : t->discarded ? "discarded" : "pending");
+}
+
+struct point_arg {
+	struct ct_timeline *t;
+	uint64_t point;
+};
+
+static bool point_fired(void *arg)
+{
+	struct point_arg *p = arg;
+	return ct_signalled(p->t, p->point);
+}
+
+void ct_expect_unsignalled(struct ct_conn *c, struct ct_timeline *t, uint64_t point, const char *what)
+{
+	struct point_arg arg = { t, point };
+	if (!ct_quiet(c, CT_QUIET_MS, point_fired, &arg))
+		sw_fail("%s: point %" PRIu64 " was signalled", what, point);
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+# Mutation check of the conformance suite (docs/conformance.md): writes
+# compositor/explicit_sync.c with one deliberate bug. Meant for a scratch
+# copy of the tree, never the repository itself:
+#   cp -a . /tmp/mut && cd /tmp/mut && cp compositor/explicit_sync.c{,.orig}
+#   for m in $(python3 tests/conformance/mutants.py list); do
+#     python3 tests/conformance/mutants.py $m &&
+#     tools/in-root ninja -C build compositor/syncway && cp build/compositor/syncway syncway-$m
+#   done
+#   tools/vm-run -q -- sh -c 'for m in syncway-m*; do echo "== $m";
+#     CT_SYNCWAY=$m CT_ROBUST=0 tests/conformance/run-in-guest | grep -E "^(FAIL|[0-9]+ passed)"; done'
+# Each edit is an exact text replacement: once explicit_sync.c changes, a
+# mutation that no longer applies stops with an assertion (update it).
+import os
+import sys
+src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../compositor/explicit_sync.c')
+name = sys.argv[1] if len(sys.argv) > 1 else 'list'
+if name != 'list' and os.path.exists(os.path.join(os.path.dirname(src), '../.git')):
+    sys.exit('mutants.py: this is a git work tree; run it in a scratch copy (see the header)')
+orig = open(src + '.orig').read() if name != 'list' else ''
+M = {
+ 'm1-no-conflict-check': [('pending->acquire_point >= pending->release_point', 'false && pending->acquire_point >= pending->release_point')],
+ 'm2-materialize-only': [('timeline->handle, point, 0,\n\t\t\t       wait->event_fd)', 'timeline->handle, point, (1u << 2) /* WAIT_AVAILABLE */,\n\t\t\t       wait->event_fd)')],
+ 'm3-no-wait': [('if (ready == 1) {', 'if (1) {')],
+ 'm4-exists-on-wl-surface': [('wl_resource_post_error(resource, WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS', 'wl_resource_post_error(surface_resource, WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS')],
+ 'm5-32-bit-points': [('uint64_t point = (uint64_t)point_hi << 32 | point_lo;', 'uint64_t point = point_lo;')],
+ 'm6-release-at-commit': [('''	struct sw_release *release = calloc(1, sizeof(*release));
+	if (!release)
+		return false;''', '''	{ uint64_t p_ = point; sw_syncobj_timeline_signal(sync->stats, sync->drm_fd, &timeline->handle, &p_, 1); }
+	struct sw_release *release = calloc(1, sizeof(*release));
+	if (!release)
+		return false;''')],
+ 'm7-points-reused': [('	*(struct sw_sync_state *)src = (struct sw_sync_state){ 0 };', '	timeline_ref(((struct sw_sync_state *)src)->acquire_timeline); timeline_ref(((struct sw_sync_state *)src)->release_timeline);')],
+ 'm8-first-set-wins': [('''	timeline_ref(timeline);
+	timeline_unref(*slot);''', '''	if (*slot) return;
+	timeline_ref(timeline);
+	timeline_unref(*slot);''')],
+ 'm9-current-buffer-counts': [('struct wlr_buffer *buffer = surface->pending.buffer;', 'struct wlr_buffer *buffer = surface->pending.buffer ? surface->pending.buffer : (surface->buffer ? &surface->buffer->base : NULL);')],
+}
+s = orig
+for a, b in (M[name] if name != 'list' else []):
+    assert s.count(a) == 1, (name, a)
+    s = s.replace(a, b)
+if name != 'list':
+    open(src, 'w').write(s)
+print(' '.join(M) if name == 'list' else name)
