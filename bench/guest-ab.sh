@@ -1,0 +1,49 @@
+#!/bin/sh
+# One boot of the A/B benchmark, run inside a guest by tools/report:
+#   sh bench/guest-ab.sh MODE KERNEL ROUND OUTDIR
+# MODE icount: the per-ioctl microbenchmark only (guest ns = instructions).
+# MODE wall:   the microbenchmark, then the frame benchmark (syncway headless,
+#              one output, explicit-sync client(s) in mailbox mode, all on the
+#              guest's one vCPU).
+# Settings come from the environment (tools/report passes them in):
+#   SYNCWAY_BENCH_BATCHES, SYNCWAY_BENCH_CALLS, SYNCWAY_BENCH_WARMUP  microbenchmark
+#   SYNCWAY_BENCH_FRAME_SECS   length of the frame run (s; 0 = no frame run)
+#   SYNCWAY_BENCH_CLIENT       client command (default: sync-client unthrottled)
+#   SYNCWAY_BENCH_OUTPUT       headless mode WxH@HZ (default 256x256@1000)
+#   SYNCWAY_BENCH_KMALLOC=1    also run tests/kernel/syncobj-kmalloc-count
+set -u
+mode=$1 kernel=$2 round=$3 out=$4
+mkdir -p "$out"
+tag=$mode-$kernel-r$round
+b=${SYNCWAY_BENCH_BATCHES:-30} c=${SYNCWAY_BENCH_CALLS:-100} w=${SYNCWAY_BENCH_WARMUP:-200}
+cat /proc/loadavg >"$out/guest-loadavg-$tag.txt"
+# warm-up pass (not recorded): page cache, slab caches, branch state of the guest
+build/bench/syncobj-bench --mode "$mode" --batches 2 --calls "$c" --warmup "$w" >/dev/null || exit 1
+build/bench/syncobj-bench --mode "$mode" --batches "$b" --calls "$c" --warmup "$w" \
+	--json "$out/micro-$tag.jsonl" >"$out/micro-$tag.txt" || exit 1
+echo "  micro: $(grep -c . "$out/micro-$tag.jsonl") cases"
+if [ "${SYNCWAY_BENCH_KMALLOC:-0}" = 1 ] && [ ! -s "$out/../kmalloc-$kernel.json" ]; then
+	build/tests/kernel/syncobj-kmalloc-count --out "$out/../kmalloc-$kernel.json" \
+		>"$out/kmalloc-$kernel.txt" 2>&1 || echo "  kmalloc-count failed (see $out/kmalloc-$kernel.txt)"
+fi
+secs=${SYNCWAY_BENCH_FRAME_SECS:-0}
+if [ "$mode" = wall ] && [ "$secs" -gt 0 ]; then
+	client=${SYNCWAY_BENCH_CLIENT:-build/compositor/tests/sync-client --unthrottled --frames 100000000 --size 256x256}
+	mkdir -p -m 700 /run/user/0
+	export XDG_RUNTIME_DIR=/run/user/0 WLR_BACKENDS=headless WLR_RENDERER=pixman
+	# The client ignores the SIGINT that stops syncway and ends when its
+	# connection goes; its shell then writes the CPU time of its children
+	# (the client): user and system, second line of `times`.
+	rm -f "$out/client-times-$tag.txt"
+	timeout -s INT "$secs" build/compositor/syncway --stats "$out/frame-$tag.jsonl" \
+		--headless-size "${SYNCWAY_BENCH_OUTPUT:-256x256@1000}" \
+		-s "trap '' INT; $client; times >$out/client-times-$tag.txt" \
+		>/dev/null 2>"$out/frame-$tag.log"
+	rc=$?
+	i=0
+	while [ ! -s "$out/client-times-$tag.txt" ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
+	# 124: stopped by the timeout, as intended
+	[ $rc = 0 ] || [ $rc = 124 ] || { echo "  frame run failed ($rc), see $out/frame-$tag.log"; exit 1; }
+	echo "  frame: $(grep -c '"type":"frame"' "$out/frame-$tag.jsonl") frames in $secs s"
+fi
+exit 0
