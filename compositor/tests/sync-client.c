@@ -425,8 +425,11 @@ static bool draw_and_commit(struct client *c)
 			timerfd_settime(c->timer_fd, 0, &its, NULL);
 		} else {
 			acquire = ++c->acquire_point;
-			signal_acquire(c, acquire);
+			/* Read before signalling: the compositor may present the
+			 * frame before this process runs again, so only a time
+			 * taken before the ioctl is a sound lower bound. */
 			fb->signalled_ns = clock_ns(c->presentation_clock);
+			signal_acquire(c, acquire);
 		}
 		wp_linux_drm_syncobj_surface_v1_set_acquire_point(c->sync_surface, timeline,
 								  acquire >> 32, acquire & 0xffffffff);
@@ -477,8 +480,8 @@ static bool dispatch(struct client *c, int timeout_ms)
 		uint64_t n;
 		if (read(c->timer_fd, &n, sizeof(n)) < 0)
 			die("timerfd: %s", strerror(errno));
+		int64_t now = clock_ns(c->presentation_clock); /* before: see draw_and_commit() */
 		signal_acquire(c, c->unsignalled_point);
-		int64_t now = clock_ns(c->presentation_clock);
 		struct feedback *fb;
 		wl_list_for_each(fb, &c->feedbacks, link) {
 			if (fb->blocked) {
