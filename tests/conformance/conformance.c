@@ -31,21 +31,6 @@
 #define MANAGER_IFACE (&wp_linux_drm_syncobj_manager_v1_interface)
 #define SURFACE_IFACE (&wp_linux_drm_syncobj_surface_v1_interface)
 
-static struct ct_conn *conn_with_manager(void)
-{
-	struct ct_conn *c = ct_connect();
-	ct_need_manager(c);
-	return c;
-}
-
-/* A mapped-to-be toplevel with a syncobj surface. */
-static struct ct_window *sync_window(struct ct_conn *c)
-{
-	struct ct_window *w = ct_toplevel(c);
-	ct_get_sync(w);
-	return w;
-}
-
 /* A role-less wl_surface with a syncobj surface. */
 static struct ct_window *sync_bare(struct ct_conn *c)
 {
@@ -107,8 +92,8 @@ static void manager_tests(void)
 	/* Rule 2. */
 	ct_subtest("manager-destroy-keeps-objects-working")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *acq1 = ct_timeline(c), *rel1 = ct_timeline(c);
 		struct ct_timeline *acq2 = ct_timeline(c), *rel2 = ct_timeline(c);
 		wp_linux_drm_syncobj_manager_v1_destroy(c->manager);
@@ -123,14 +108,14 @@ static void manager_tests(void)
 	/* Rule 3: on the manager, also through a second binding of the global. */
 	ct_subtest("get-surface-twice-is-surface-exists")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		wp_linux_drm_syncobj_manager_v1_get_surface(c->manager, w->surface);
 		ct_expect_error(c, MANAGER_IFACE, c->manager,
 				WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS,
 				"second get_surface for one wl_surface");
 
-		struct ct_conn *c2 = conn_with_manager();
+		struct ct_conn *c2 = ct_connect_with_manager();
 		struct ct_window *w2 = sync_bare(c2);
 		struct wp_linux_drm_syncobj_manager_v1 *other = ct_bind_manager(c2);
 		wp_linux_drm_syncobj_manager_v1_get_surface(other, w2->surface);
@@ -142,8 +127,8 @@ static void manager_tests(void)
 	/* Rule 4. */
 	ct_subtest("get-surface-after-destroy-works")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		ct_destroy_sync(w);
 		/* Back to implicit sync: a plain commit is fine. */
 		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), NULL, 0, NULL, 0);
@@ -158,7 +143,7 @@ static void manager_tests(void)
 	/* Rule 5. */
 	ct_subtest("import-non-syncobj-fd-is-invalid-timeline")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 		sw_assert(fd >= 0);
 		wp_linux_drm_syncobj_manager_v1_import_timeline(c->manager, fd);
@@ -174,8 +159,8 @@ static void manager_tests(void)
 	{
 		enum { N = 64 };
 		static struct ct_timeline *t[N];
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_buffer *b1 = ct_buffer(c, CT_DEFAULT), *b2 = ct_buffer(c, CT_DEFAULT);
 		ct_control_frame(c);
 		ct_roundtrip(c);
@@ -216,8 +201,8 @@ static void manager_tests(void)
 	/* Rule 7. */
 	ct_subtest("timeline-destroy-before-commit-keeps-points")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 		ct_attach(w, ct_buffer(c, CT_DEFAULT));
@@ -258,7 +243,7 @@ static void error_tests(void)
 	/* Rules 8 and 9. */
 	ct_subtest("set-acquire-after-surface-destroy-is-no-surface")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *t = ct_timeline(c);
 		ct_destroy_surface(w);
@@ -270,7 +255,7 @@ static void error_tests(void)
 
 	ct_subtest("set-release-after-surface-destroy-is-no-surface")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *t = ct_timeline(c);
 		ct_destroy_surface(w);
@@ -284,7 +269,7 @@ static void error_tests(void)
 	 * surface that has a current buffer: what counts is this commit. */
 	ct_subtest("both-points-without-buffer-is-no-buffer")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *a = ct_timeline(c), *r = ct_timeline(c);
 		ct_set_acquire(w, a, 1);
@@ -296,7 +281,7 @@ static void error_tests(void)
 
 	ct_subtest("acquire-only-without-buffer-is-no-buffer")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = bare_with_content(c);
 		ct_set_acquire(w, ct_timeline(c), 1);
 		ct_commit(w);
@@ -306,7 +291,7 @@ static void error_tests(void)
 
 	ct_subtest("release-only-without-buffer-is-no-buffer")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = bare_with_content(c);
 		ct_set_release(w, ct_timeline(c), 1);
 		ct_commit(w);
@@ -316,7 +301,7 @@ static void error_tests(void)
 
 	ct_subtest("points-with-null-buffer-is-no-buffer")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = bare_with_content(c);
 		ct_attach(w, NULL);
 		ct_set_acquire(w, ct_timeline(c), 1);
@@ -329,7 +314,7 @@ static void error_tests(void)
 	/* Rules 14-16. */
 	ct_subtest("buffer-with-release-only-is-no-acquire-point")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		ct_attach(w, ct_buffer(c, CT_DEFAULT));
 		ct_set_release(w, ct_timeline(c), 1);
@@ -341,7 +326,7 @@ static void error_tests(void)
 
 	ct_subtest("buffer-with-acquire-only-is-no-release-point")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *a = ct_timeline(c);
 		ct_signal(a, 1);
@@ -355,7 +340,7 @@ static void error_tests(void)
 
 	ct_subtest("buffer-without-points-is-no-acquire-point")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		ct_attach(w, ct_buffer(c, CT_DEFAULT));
 		ct_commit(w);
@@ -367,8 +352,8 @@ static void error_tests(void)
 	/* Rules 17 and 18. */
 	ct_subtest("commit-without-buffer-or-points-is-fine")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		ct_commit(w);
 		ct_roundtrip(c);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
@@ -382,8 +367,8 @@ static void error_tests(void)
 
 	ct_subtest("null-attach-without-points-is-fine")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		ct_attach(w, NULL);
 		ct_commit(w);
@@ -400,7 +385,7 @@ static void error_tests(void)
 	/* Rules 19-22. */
 	ct_subtest("same-timeline-equal-points-is-conflicting")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *t = ct_timeline(c);
 		ct_attach(w, ct_buffer(c, CT_DEFAULT));
@@ -414,7 +399,7 @@ static void error_tests(void)
 
 	ct_subtest("same-timeline-acquire-after-release-is-conflicting")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *t = ct_timeline(c);
 		ct_attach(w, ct_buffer(c, CT_DEFAULT));
@@ -428,8 +413,8 @@ static void error_tests(void)
 
 	ct_subtest("same-timeline-acquire-before-release-is-fine")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *t = ct_timeline(c);
 		ct_show(w, ct_buffer(c, CT_DEFAULT), t, 1, t, 2);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
@@ -438,8 +423,8 @@ static void error_tests(void)
 
 	ct_subtest("different-timelines-any-points-are-fine")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		/* Acquire far above release, on two syncobjs. */
 		struct ct_timeline *a = ct_timeline(c), *r = ct_timeline(c);
 		ct_show(w, ct_buffer(c, CT_DEFAULT), a, 10, r, 1);
@@ -461,17 +446,17 @@ static void wait_tests(void)
 	/* Rule 23. */
 	ct_subtest("dmabuf-accepted-shm-documented")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		char why[200];
 		bool dmabuf = ct_dmabuf_usable(c, why, sizeof(why));
 		if (dmabuf) {
-			struct ct_window *w = sync_window(c);
+			struct ct_window *w = ct_sync_window(c);
 			struct ct_timeline *rel = show_fresh(w, ct_buffer(c, CT_DMABUF), NULL);
 			show_fresh(w, ct_buffer(c, CT_DMABUF), NULL);
 			need_release(c, rel, 1, "dmabuf replaced");
 		}
-		struct ct_conn *c2 = conn_with_manager();
-		struct ct_window *w2 = sync_window(c2);
+		struct ct_conn *c2 = ct_connect_with_manager();
+		struct ct_window *w2 = ct_sync_window(c2);
 		struct ct_timeline *acq = ct_timeline(c2), *rel = ct_timeline(c2);
 		ct_signal(acq, 1);
 		struct ct_track *t = ct_commit_buffer(w2, ct_buffer(c2, CT_SHM), acq, 1, rel, 1);
@@ -491,8 +476,8 @@ static void wait_tests(void)
 	/* Rule 24, both points, both directions for acquire. */
 	ct_subtest("second-set-point-replaces-first")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 
 		struct ct_timeline *never = ct_timeline(c), *acq = ct_timeline(c);
@@ -529,8 +514,8 @@ static void wait_tests(void)
 	 * materialization applies it too early. */
 	ct_subtest("not-applied-before-acquire-signalled")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *rel0 = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 		bool swsync = ct_swsync_available();
@@ -559,8 +544,8 @@ static void wait_tests(void)
 	 * unsignalled) later, then signalled from another thread. */
 	ct_subtest("wait-before-submit")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq, 1, rel, 1);
@@ -597,8 +582,8 @@ static void wait_tests(void)
 	/* Rule 27. */
 	ct_subtest("points-are-double-buffered")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		/* Reused points would make this commit a no_buffer error. */
 		wl_surface_damage_buffer(w->surface, 0, 0, 4, 4);
@@ -620,8 +605,8 @@ static void wait_tests(void)
 	/* Rule 28: A waits, B is ready, C becomes ready before A. */
 	ct_subtest("waiting-commit-not-overtaken")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *rel0 = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		struct ct_timeline *acq[3], *rel[3];
 		struct ct_track *t[3];
@@ -657,8 +642,8 @@ static void wait_tests(void)
 	ct_subtest("point-hi-64-bit")
 	{
 		const uint64_t acquire = (1ull << 32) | 5, release = (2ull << 32) | 1;
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq, acquire, rel, release);
@@ -680,7 +665,7 @@ static void wait_tests(void)
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		need_release(c, one, 1ull << 32, "acquire 0xffffffff / release 0x100000000, replaced");
 		/* And the other way round is a conflict. */
-		struct ct_conn *c2 = conn_with_manager();
+		struct ct_conn *c2 = ct_connect_with_manager();
 		struct ct_window *w2 = sync_bare(c2);
 		struct ct_timeline *t2 = ct_timeline(c2);
 		ct_attach(w2, ct_buffer(c2, CT_DEFAULT));
@@ -700,8 +685,8 @@ static void release_tests(void)
 	/* Rule 29. */
 	ct_subtest("release-signalled-after-replace")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *rel_a = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		struct ct_timeline *rel_b = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		need_release(c, rel_a, 1, "buffer A replaced by B");
@@ -713,8 +698,8 @@ static void release_tests(void)
 	 * compositor draw the surface again from the same buffer). */
 	ct_subtest("release-not-signalled-while-displayed")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_buffer *b = ct_buffer(c, CT_DEFAULT);
 		struct ct_timeline *rel = show_fresh(w, b, NULL);
 		if (b->kind == CT_SHM)
@@ -736,8 +721,8 @@ static void release_tests(void)
 	/* Rule 31. */
 	ct_subtest("release-signalled-when-never-shown")
 	{
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
 		/* (a) replaced before it could be drawn: two commits at once. */
 		struct ct_timeline *acq_a = ct_timeline(c), *rel_a = ct_timeline(c);
@@ -770,16 +755,16 @@ static void release_tests(void)
 	/* Rule 32. */
 	ct_subtest("release-signalled-on-surface-destroy")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		/* (a) wl_surface destroyed while its buffer is displayed. */
-		struct ct_window *w1 = sync_window(c);
+		struct ct_window *w1 = ct_sync_window(c);
 		struct ct_timeline *rel1 = show_fresh(w1, ct_buffer(c, CT_DEFAULT), NULL);
 		ct_destroy_surface(w1);
 		ct_roundtrip(c);
 		need_release(c, rel1, 1, "(a) wl_surface destroyed");
 		/* (b) the syncobj surface destroyed; the buffer goes when a plain
 		 * commit replaces it. */
-		struct ct_window *w2 = sync_window(c);
+		struct ct_window *w2 = ct_sync_window(c);
 		struct ct_timeline *rel2 = show_fresh(w2, ct_buffer(c, CT_DEFAULT), NULL);
 		ct_destroy_sync(w2);
 		ct_roundtrip(c);
@@ -787,7 +772,7 @@ static void release_tests(void)
 		ct_need_presented(c, t, "plain commit after the syncobj surface was destroyed");
 		need_release(c, rel2, 1, "(b) syncobj surface destroyed, buffer replaced by a plain commit");
 		/* (b') the syncobj surface destroyed, then the wl_surface. */
-		struct ct_window *w3 = sync_window(c);
+		struct ct_window *w3 = ct_sync_window(c);
 		struct ct_timeline *rel3 = show_fresh(w3, ct_buffer(c, CT_DEFAULT), NULL);
 		ct_destroy_sync(w3);
 		ct_destroy_surface(w3);
@@ -796,7 +781,7 @@ static void release_tests(void)
 		/* (c) wl_surface destroyed while a commit waits for its acquire
 		 * point: its buffer was never used; the release point must come
 		 * at the latest once the acquire point is signalled. */
-		struct ct_window *w4 = sync_window(c);
+		struct ct_window *w4 = ct_sync_window(c);
 		struct ct_timeline *rel4 = show_fresh(w4, ct_buffer(c, CT_DEFAULT), NULL);
 		struct ct_timeline *acq5 = ct_timeline(c), *rel5 = ct_timeline(c);
 		ct_commit_buffer(w4, ct_buffer(c, CT_DEFAULT), acq5, 1, rel5, 1);
@@ -814,8 +799,8 @@ static void release_tests(void)
 	ct_subtest("progress-through-release-points-alone")
 	{
 		enum { FRAMES = 40, BUFFERS = 2 };
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_buffer *b[BUFFERS];
 		struct ct_timeline *rel[BUFFERS];
 		uint64_t rel_point[BUFFERS] = { 0 };

@@ -1011,3 +1011,17 @@ void ct_expect_unsignalled(struct ct_conn *c, struct ct_timeline *t, uint64_t po
 	if (!ct_quiet(c, CT_QUIET_MS, point_fired, &arg))
 		sw_fail("%s: point %" PRIu64 " was signalled", what, point);
 }
+
+struct ct_conn *ct_connect_with_manager(void)
+{
+	struct ct_conn *c = ct_connect();
+	ct_need_manager(c);
+	return c;
+}
+
+struct ct_window *ct_sync_window(struct ct_conn *c)
+{
+	struct ct_window *w = ct_toplevel(c);
+	ct_get_sync(w);
+	return w;
+}

@@ -201,6 +201,10 @@ struct ct_window *ct_toplevel(struct ct_conn *c);
 struct ct_window *ct_bare_surface(struct ct_conn *c);
 /* get_surface through c's manager (skips without one). */
 void ct_get_sync(struct ct_window *w);
+/* A connection whose compositor offers the manager (skips otherwise). */
+struct ct_conn *ct_connect_with_manager(void);
+/* A mapped-to-be toplevel with a syncobj surface. */
+struct ct_window *ct_sync_window(struct ct_conn *c);
 void ct_destroy_sync(struct ct_window *w);
 /* Destroys the role objects and the wl_surface (not the syncobj surface). */
 void ct_destroy_surface(struct ct_window *w);

@@ -38,20 +38,6 @@ static int env_int(const char *name, int fallback)
 	return v && *v ? atoi(v) : fallback;
 }
 
-static struct ct_conn *conn_with_manager(void)
-{
-	struct ct_conn *c = ct_connect();
-	ct_need_manager(c);
-	return c;
-}
-
-static struct ct_window *sync_window(struct ct_conn *c)
-{
-	struct ct_window *w = ct_toplevel(c);
-	ct_get_sync(w);
-	return w;
-}
-
 /* --- the observer ------------------------------------------------------------ */
 
 struct guard {
@@ -63,7 +49,7 @@ struct guard {
 
 static void guard_start(struct guard *g)
 {
-	g->obs = conn_with_manager();
+	g->obs = ct_connect_with_manager();
 	ct_control_frame(g->obs); /* its window and buffer are part of the baseline */
 	ct_roundtrip(g->obs);
 	ct_fd_watch_start(g->obs, &g->fds);
@@ -138,7 +124,7 @@ static void method_tests(void)
 	 * compositor lets go. */
 	ct_subtest("syncobj-count-sees-compositor-handles")
 	{
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		char why[256];
 		if (!ct_objtrace_start(why, sizeof(why)))
 			sw_skip("%s", why);
@@ -172,7 +158,7 @@ static void bad_fd_tests(void)
 				break;
 			if (fd < 0)
 				sw_fail("cannot make %s: %s", name, strerror(errno));
-			struct ct_conn *c = conn_with_manager();
+			struct ct_conn *c = ct_connect_with_manager();
 			wp_linux_drm_syncobj_manager_v1_import_timeline(c->manager, fd);
 			close(fd);
 			if (extra >= 0)
@@ -186,7 +172,7 @@ static void bad_fd_tests(void)
 		}
 		/* A sync_file is a fence, not a syncobj. */
 		if (ct_swsync_available()) {
-			struct ct_conn *c = conn_with_manager();
+			struct ct_conn *c = ct_connect_with_manager();
 			struct ct_timeline *t = ct_timeline(c);
 			ct_roundtrip(c);
 			int token = ct_swsync_attach(t, 1);
@@ -218,7 +204,7 @@ static void many_timeline_tests(void)
 		int n = env_int("SYNCWAY_ROBUSTNESS_TIMELINES", 10000);
 		struct guard g;
 		guard_start(&g);
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_timeline **t = calloc((size_t)n, sizeof(*t));
 		int64_t start = ct_now_ns();
 		for (int i = 0; i < n; i++) {
@@ -233,7 +219,7 @@ static void many_timeline_tests(void)
 			ct_note("%d timelines imported in %.0f ms; compositor fds %d -> %d", n,
 				(imported - start) / 1e6, g.fds.base.total, during.total);
 		/* The last ones still work. */
-		struct ct_window *w = sync_window(c);
+		struct ct_window *w = ct_sync_window(c);
 		ct_show(w, ct_buffer(c, CT_DEFAULT), t[n - 1], 1, t[n - 2], 1);
 		ct_show(w, ct_buffer(c, CT_DEFAULT), t[n - 3], 1, t[n - 4], 1);
 		if (!ct_wait_signalled(c, t[n - 2], 1, CT_DEADLINE_MS))
@@ -286,8 +272,8 @@ static void write_all(int fd, const void *data, size_t len)
  * commit, release of the displayed one) and sleeps until killed. */
 static void child_waiting_client(int out)
 {
-	struct ct_conn *c = conn_with_manager();
-	struct ct_window *w = sync_window(c);
+	struct ct_conn *c = ct_connect_with_manager();
+	struct ct_window *w = ct_sync_window(c);
 	struct ct_timeline *acq0 = ct_timeline(c), *rel0 = ct_timeline(c);
 	ct_show(w, ct_buffer(c, CT_SHM), acq0, 1, rel0, 1);
 	struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
@@ -338,12 +324,12 @@ static void kill_tests(void)
 		enum { N = 20 };
 		struct guard g;
 		guard_start(&g);
-		struct ct_conn *c = conn_with_manager();
+		struct ct_conn *c = ct_connect_with_manager();
 		static struct ct_timeline *acq[N], *rel[N];
 		static int token[N];
 		bool swsync = ct_swsync_available();
 		for (int i = 0; i < N; i++) {
-			struct ct_window *w = sync_window(c);
+			struct ct_window *w = ct_sync_window(c);
 			ct_show(w, ct_buffer(c, CT_DEFAULT), ct_timeline(c), 1, ct_timeline(c), 1);
 			acq[i] = ct_timeline(c);
 			rel[i] = ct_timeline(c);
@@ -391,8 +377,8 @@ static void starvation_tests(void)
 	{
 		struct guard g;
 		guard_start(&g);
-		struct ct_conn *stuck = conn_with_manager();
-		struct ct_window *ws = sync_window(stuck);
+		struct ct_conn *stuck = ct_connect_with_manager();
+		struct ct_window *ws = ct_sync_window(stuck);
 		ct_show(ws, ct_buffer(stuck, CT_DEFAULT), ct_timeline(stuck), 1, ct_timeline(stuck), 1);
 		/* Never submitted, and (if possible) materialized but never signalled. */
 		for (int i = 0; i < 3; i++) {
@@ -403,8 +389,8 @@ static void starvation_tests(void)
 		}
 		ct_roundtrip(stuck);
 
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *acq = ct_timeline(c);
 		int64_t worst = 0;
 		for (int frame = 1; frame <= 30; frame++) {
@@ -431,8 +417,8 @@ static void flood_tests(void)
 		enum { N = 2000, BUFFERS = 3 };
 		struct guard g;
 		guard_start(&g);
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		struct ct_buffer *b[BUFFERS];
 		struct ct_timeline *rel[BUFFERS];
 		uint64_t rel_point[BUFFERS] = { 0 };
@@ -481,8 +467,8 @@ static void flood_tests(void)
 		enum { N = 300 };
 		struct guard g;
 		guard_start(&g);
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		ct_show(w, ct_buffer(c, CT_DEFAULT), ct_timeline(c), 1, ct_timeline(c), 1);
 		struct ct_buffer *b[2] = { ct_buffer(c, CT_DEFAULT), ct_buffer(c, CT_DEFAULT) };
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
@@ -519,8 +505,8 @@ static void flood_tests(void)
 		int n = env_int("SYNCWAY_ROBUSTNESS_FLOOD", 3000);
 		struct guard g;
 		guard_start(&g);
-		struct ct_conn *c = conn_with_manager();
-		struct ct_window *w = sync_window(c);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
 		/* Two buffers in turn: a buffer attached again by the next
 		 * commit is still in use, so its release point may not be
 		 * signalled yet (rule 30). */
@@ -550,8 +536,8 @@ static void flood_tests(void)
 				"(\"%s\")", sent, code, iface ? iface->name : "?", id, ct_last_log());
 		}
 		/* Others can still connect and be served meanwhile. */
-		struct ct_conn *other = conn_with_manager();
-		struct ct_window *wo = sync_window(other);
+		struct ct_conn *other = ct_connect_with_manager();
+		struct ct_window *wo = ct_sync_window(other);
 		ct_show(wo, ct_buffer(other, CT_DEFAULT), ct_timeline(other), 1, ct_timeline(other), 1);
 		guard_alive(&g, "with the flood pending");
 		ct_signal(acq, (uint64_t)n);
@@ -599,16 +585,16 @@ static void exhaustion_tests(void)
 		long limit = nofile_limit(g.fds.pid);
 		if (limit <= 0)
 			sw_skip("cannot read the compositor's fd limit");
-		struct ct_conn *b = conn_with_manager();
+		struct ct_conn *b = ct_connect_with_manager();
 		struct ct_window *wb[3];
 		struct ct_buffer *bb[3];
 		for (int i = 0; i < 3; i++) {
-			wb[i] = sync_window(b);
+			wb[i] = ct_sync_window(b);
 			bb[i] = ct_buffer(b, CT_DEFAULT);
 		}
 		ct_roundtrip(b);
-		struct ct_conn *a = conn_with_manager();
-		struct ct_window *wa = sync_window(a);
+		struct ct_conn *a = ct_connect_with_manager();
+		struct ct_window *wa = ct_sync_window(a);
 		struct ct_buffer *ba = ct_buffer(a, CT_DEFAULT);
 		struct ct_timeline *acq = ct_timeline(a), *rel = ct_timeline(a);
 		ct_roundtrip(a);
