@@ -71,6 +71,18 @@ int kt_ioctl(int fd, unsigned long req, void *arg);
 /* "0" or the errno name ("ENOENT") for a kt_ioctl result. */
 const char *kt_ret(int ret);
 
+/* Fails the subtest unless call returns want (0 or -errno). */
+#define kt_expect(call, want)                                                          \
+	do {                                                                           \
+		int r_ = (call);                                                       \
+		sw_assert_f(r_ == (want), "%s: expected %s, got %s", #call,            \
+			    kt_ret(want), kt_ret(r_));                                 \
+	} while (0)
+
+/* Counts for the "pending fence signalled later" cases of every suite. */
+static const uint32_t kt_later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
+#define KT_N_LATER (sizeof(kt_later_counts) / sizeof(kt_later_counts[0]))
+
 uint32_t kt_create(int fd, uint32_t flags);
 void kt_destroy(int fd, uint32_t handle);
 

@@ -103,13 +103,6 @@ static int query_fix(uint32_t bad, enum kt_ptr kind, uint32_t k, uint32_t flags,
 	return ret;
 }
 
-#define expect(call, want)                                                             \
-	do {                                                                           \
-		int r_ = (call);                                                       \
-		sw_assert_f(r_ == (want), "%s: expected %s, got %s", #call,            \
-			    kt_ret(want), kt_ret(r_));                                 \
-	} while (0)
-
 /* Every readable value is either KT_UNWRITTEN (all_unwritten) or the mixed
  * fixture's value (written, and the prefix written is contiguous). */
 static void check_values(const uint64_t *v, uint32_t nv, bool last, bool all_unwritten,
@@ -144,7 +137,7 @@ int main(int argc, char **argv)
 			kt_arr_free(&p);
 			kt_arr_make(&h, kind, fix.h, 4, 0, 0);
 			kt_arr_make(&p, kind, NULL, 8, 0, 0);
-			expect(query_case(&h, &p, 0, 0, NULL, NULL), -EINVAL);
+			kt_expect(query_case(&h, &p, 0, 0, NULL, NULL), -EINVAL);
 		}
 		kt_arr_free(&h);
 		kt_arr_free(&p);
@@ -157,7 +150,7 @@ int main(int argc, char **argv)
 
 		kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
 		for (size_t i = 0; i < 3; i++) {
-			expect(query_fix(NONE, KT_PTR_OK, 0, flags[i], &v, &nv), -EINVAL);
+			kt_expect(query_fix(NONE, KT_PTR_OK, 0, flags[i], &v, &nv), -EINVAL);
 			check_values(v, nv, false, true, false);
 			free(v);
 		}
@@ -172,7 +165,7 @@ int main(int argc, char **argv)
 		for (size_t c = 1; c < kt_ncounts; c++) {
 			kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
 			for (int last = 0; last < 2; last++) {
-				expect(query_fix(NONE, KT_PTR_OK, 0, last ? LAST : 0, &v, &nv), 0);
+				kt_expect(query_fix(NONE, KT_PTR_OK, 0, last ? LAST : 0, &v, &nv), 0);
 				check_values(v, nv, last, false, true);
 				free(v);
 			}
@@ -188,7 +181,7 @@ int main(int argc, char **argv)
 			int m = kt_positions(n, pos);
 			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 			for (int p = 0; p < m; p++) {
-				expect(query_fix(pos[p], KT_PTR_OK, 0, 0, &v, &nv), -ENOENT);
+				kt_expect(query_fix(pos[p], KT_PTR_OK, 0, 0, &v, &nv), -ENOENT);
 				check_values(v, nv, false, true, false);
 				free(v);
 			}
@@ -213,7 +206,7 @@ int main(int argc, char **argv)
 					kt_arr_make(&h, kind, fix.h, 4, n, pos[r]);
 					kt_arr_make(&p, KT_PTR_OK, init, 8, n, 0);
 					int want = kind == KT_PTR_READONLY ? 0 : -EFAULT;
-					expect(query_case(&h, &p, n, 0, &v, &nv), want);
+					kt_expect(query_case(&h, &p, n, 0, &v, &nv), want);
 					check_values(v, nv, false, want != 0, want == 0);
 					free(v);
 				}
@@ -233,7 +226,7 @@ int main(int argc, char **argv)
 		for (size_t c = 1; c < kt_ncounts; c++) {
 			kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
 			for (int kind = KT_PTR_NULL; kind <= KT_PTR_READONLY; kind++) {
-				expect(query_fix(NONE, kind, 0, 0, &v, &nv), -EFAULT);
+				kt_expect(query_fix(NONE, kind, 0, 0, &v, &nv), -EFAULT);
 				check_values(v, nv, false, true, false);
 				free(v);
 			}
@@ -254,7 +247,7 @@ int main(int argc, char **argv)
 			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 			for (int p = 0; p < m; p++) {
 				for (int kind = KT_PTR_FAULT; kind <= KT_PTR_FAULT_SPLIT; kind++) {
-					expect(query_fix(NONE, kind, pos[p], 0, &v, &nv), -EFAULT);
+					kt_expect(query_fix(NONE, kind, pos[p], 0, &v, &nv), -EFAULT);
 					check_values(v, nv, false, false, false);
 					free(v);
 				}
@@ -309,11 +302,11 @@ int main(int argc, char **argv)
 			kt_arr_make(&h, KT_PTR_OK, hs, 4, n, 0);
 			snprintf(h.desc, sizeof(h.desc), "same-handle*%u", n);
 			kt_arr_make(&p, KT_PTR_OK, init, 8, n, 0);
-			expect(query_case(&h, &p, n, 0, &v, &nv), 0);
+			kt_expect(query_case(&h, &p, n, 0, &v, &nv), 0);
 			for (uint32_t i = 0; i < nv; i++)
 				sw_assert_eq(v[i], 5);
 			free(v);
-			expect(query_case(&h, &p, n, LAST, &v, &nv), 0);
+			kt_expect(query_case(&h, &p, n, LAST, &v, &nv), 0);
 			for (uint32_t i = 0; i < nv; i++)
 				sw_assert_eq(v[i], 8);
 			free(v);
@@ -336,7 +329,7 @@ int main(int argc, char **argv)
 			for (uint32_t i = 0; i < n; i++)
 				kt_fix_add_point(&fix, fix.h[i], 5, 0);
 			for (int last = 0; last < 2; last++) {
-				expect(query_fix(NONE, KT_PTR_OK, 0, last ? LAST : 0, &v, &nv), 0);
+				kt_expect(query_fix(NONE, KT_PTR_OK, 0, last ? LAST : 0, &v, &nv), 0);
 				free(v);
 			}
 		}
@@ -347,12 +340,12 @@ int main(int argc, char **argv)
 		uint64_t *v;
 
 		kt_fix_make(&fix, n, kt_spec_mixed_probed, NULL);
-		expect(query_fix(n - 1, KT_PTR_OK, 0, 0, &v, &nv), -ENOENT);
+		kt_expect(query_fix(n - 1, KT_PTR_OK, 0, 0, &v, &nv), -ENOENT);
 		for (uint32_t i = 0; i < nv; i++)
 			sw_assert_eq(v[i], KT_UNWRITTEN);
 		free(v);
 		for (int last = 0; last < 2; last++) {
-			expect(query_fix(NONE, KT_PTR_OK, 0, last ? LAST : 0, &v, &nv), 0);
+			kt_expect(query_fix(NONE, KT_PTR_OK, 0, last ? LAST : 0, &v, &nv), 0);
 			for (uint32_t i = 0; i < nv; i++) {
 				uint64_t want = kt_state_probed(n, i) ? mixed_value(i, last) : 0;
 				sw_assert_f(v[i] == want, "value %u is %llu, not %llu", i,
@@ -360,7 +353,7 @@ int main(int argc, char **argv)
 			}
 			free(v);
 		}
-		expect(query_fix(NONE, KT_PTR_FAULT, n - 1, 0, &v, &nv), -EFAULT);
+		kt_expect(query_fix(NONE, KT_PTR_FAULT, n - 1, 0, &v, &nv), -EFAULT);
 		free(v);
 	}
 

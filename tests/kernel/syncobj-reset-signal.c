@@ -75,13 +75,6 @@ static int op_fix(uint32_t bad, uint32_t pad, bool check_done)
 	return ret;
 }
 
-#define expect(call, want)                                                             \
-	do {                                                                           \
-		int r_ = (call);                                                       \
-		sw_assert_f(r_ == (want), "%s: expected %s, got %s", #call,            \
-			    kt_ret(want), kt_ret(r_));                                 \
-	} while (0)
-
 static struct drm_syncobj_wait w;
 static struct kt_waiter th;
 static uint32_t *th_handles;
@@ -99,9 +92,6 @@ static void start_waiter(uint32_t flags)
 	kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
 }
 
-static const uint32_t later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
-#define N_LATER (sizeof(later_counts) / sizeof(later_counts[0]))
-
 int main(int argc, char **argv)
 {
 	kt_init(SUITE, argc, argv);
@@ -113,7 +103,7 @@ int main(int argc, char **argv)
 		for (int kind = KT_PTR_OK; kind <= KT_PTR_KERNEL; kind++) {
 			kt_arr_free(&a);
 			kt_arr_make(&a, kind, fix.h, 4, 0, 0);
-			expect(op_case(&a, 0, 0, false), -EINVAL);
+			kt_expect(op_case(&a, 0, 0, false), -EINVAL);
 		}
 		kt_arr_free(&a);
 	}
@@ -123,7 +113,7 @@ int main(int argc, char **argv)
 
 		for (size_t i = 0; i < 2; i++) {
 			kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
-			expect(op_fix(NONE, pads[i], false), -EINVAL);
+			kt_expect(op_fix(NONE, pads[i], false), -EINVAL);
 		}
 	}
 
@@ -135,9 +125,9 @@ int main(int argc, char **argv)
 	{
 		for (size_t c = 1; c < kt_ncounts; c++) {
 			kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
-			expect(op_fix(NONE, 0, true), 0);
+			kt_expect(op_fix(NONE, 0, true), 0);
 			/* and again, on what the first call left */
-			expect(op_fix(NONE, 0, true), 0);
+			kt_expect(op_fix(NONE, 0, true), 0);
 		}
 	}
 
@@ -149,7 +139,7 @@ int main(int argc, char **argv)
 			int m = kt_positions(n, pos);
 			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 			for (int p = 0; p < m; p++)
-				expect(op_fix(pos[p], 0, false), -ENOENT);
+				kt_expect(op_fix(pos[p], 0, false), -ENOENT);
 		}
 		/* handle 0 is never valid */
 		static struct kt_arr a;
@@ -160,7 +150,7 @@ int main(int argc, char **argv)
 		kt_arr_free(&a);
 		kt_arr_make(&a, KT_PTR_OK, zero, 4, 2, 0);
 		snprintf(a.desc, sizeof(a.desc), "handle0@1");
-		expect(op_case(&a, 2, 0, false), -ENOENT);
+		kt_expect(op_case(&a, 2, 0, false), -ENOENT);
 		kt_arr_free(&a);
 	}
 
@@ -179,13 +169,13 @@ int main(int argc, char **argv)
 				for (int r = 0; r < reps; r++) {
 					kt_arr_free(&a);
 					kt_arr_make(&a, kind, fix.h, 4, n, pos[r]);
-					expect(op_case(&a, n, 0, false), -EFAULT);
+					kt_expect(op_case(&a, n, 0, false), -EFAULT);
 				}
 			}
 			/* the kernel only reads the handles */
 			kt_arr_free(&a);
 			kt_arr_make(&a, KT_PTR_READONLY, fix.h, 4, n, 0);
-			expect(op_case(&a, n, 0, true), 0);
+			kt_expect(op_case(&a, n, 0, true), 0);
 		}
 		kt_arr_free(&a);
 	}
@@ -227,7 +217,7 @@ int main(int argc, char **argv)
 				kt_arr_make(&a, KT_PTR_OK, h, 4, n, 0);
 				snprintf(a.desc, sizeof(a.desc), "same-handle*%u", n);
 				free(h);
-				expect(op_case(&a, n, 0, true), 0);
+				kt_expect(op_case(&a, n, 0, true), 0);
 			}
 		}
 		kt_arr_free(&a);
@@ -237,8 +227,8 @@ int main(int argc, char **argv)
 	kt_subtest("wakes-wait-for-submit") {
 		/* A thread sleeps in WAIT_ALL|WAIT_FOR_SUBMIT on syncobjs without
 		 * fences; one SIGNAL of all of them wakes it. */
-		for (size_t c = 0; c < N_LATER; c++) {
-			uint32_t n = later_counts[c];
+		for (size_t c = 0; c < KT_N_LATER; c++) {
+			uint32_t n = kt_later_counts[c];
 			kt_fix_make_all(&fix, n, kt_none());
 			start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
 				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
@@ -251,8 +241,8 @@ int main(int argc, char **argv)
 			      n, b, kt_ret(ret), kt_ret(th.ret), kt_first(w.first_signaled), st);
 			free(st);
 			sw_assert(b);
-			expect(ret, 0);
-			expect(th.ret, 0);
+			kt_expect(ret, 0);
+			kt_expect(th.ret, 0);
 		}
 	}
 
@@ -260,8 +250,8 @@ int main(int argc, char **argv)
 		/* A thread already waiting on pending fences (no FOR_SUBMIT)
 		 * keeps waiting on them when SIGNAL swaps in a stub; it returns
 		 * when the old fences signal. */
-		for (size_t c = 0; c < N_LATER; c++) {
-			uint32_t n = later_counts[c];
+		for (size_t c = 0; c < KT_N_LATER; c++) {
+			uint32_t n = kt_later_counts[c];
 			kt_fix_make_all(&fix, n, kt_pending(1));
 			start_waiter(0);
 			bool b1 = kt_waiter_blocked(&th, 5000);
@@ -276,8 +266,8 @@ int main(int argc, char **argv)
 			free(st);
 			sw_assert_f(b1 && b2, "n=%u: waiter asleep before SIGNAL %d, after %d", n, b1,
 				    b2);
-			expect(ret, 0);
-			expect(th.ret, 0);
+			kt_expect(ret, 0);
+			kt_expect(th.ret, 0);
 		}
 	}
 #else
@@ -285,8 +275,8 @@ int main(int argc, char **argv)
 		/* A thread in WAIT_ANY|WAIT_FOR_SUBMIT on fenceless syncobjs is
 		 * not woken by RESET (it installs no fence); a later import at k
 		 * of a signalled fence wakes it. */
-		for (size_t c = 0; c < N_LATER; c++) {
-			uint32_t n = later_counts[c], k = n - 1;
+		for (size_t c = 0; c < KT_N_LATER; c++) {
+			uint32_t n = kt_later_counts[c], k = n - 1;
 			kt_fix_make_all(&fix, n, kt_none());
 			start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
 			bool b1 = kt_waiter_blocked(&th, 5000);
@@ -302,8 +292,8 @@ int main(int argc, char **argv)
 			      st);
 			free(st);
 			sw_assert(b1 && b2);
-			expect(ret, 0);
-			expect(th.ret, 0);
+			kt_expect(ret, 0);
+			kt_expect(th.ret, 0);
 			sw_assert_eq(w.first_signaled, k);
 		}
 	}
@@ -313,11 +303,11 @@ int main(int argc, char **argv)
 		for (size_t c = 1; c < kt_ncounts; c++) {
 			uint32_t n = kt_counts[c], first;
 			kt_fix_make_all(&fix, n, kt_signaled());
-			expect(kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0), 0);
+			kt_expect(kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0), 0);
 			int ret = kt_wait_call(fix.fd, false, (uintptr_t)fix.h, 0, n, 0, 0, 0, &first);
 			kt_tr("n=%u RESET then WAIT(ANY) -> ret=%s first=%s", n, kt_ret(ret),
 			      kt_first(first));
-			expect(ret, -EINVAL);
+			kt_expect(ret, -EINVAL);
 		}
 	}
 #endif
@@ -327,8 +317,8 @@ int main(int argc, char **argv)
 		uint32_t n = KT_MAX_ARRAY_COUNT;
 
 		kt_fix_make(&fix, n, kt_spec_mixed_probed, NULL);
-		expect(op_fix(n - 1, 0, false), -ENOENT);
-		expect(op_fix(NONE, 0, true), 0);
+		kt_expect(op_fix(n - 1, 0, false), -ENOENT);
+		kt_expect(op_fix(NONE, 0, true), 0);
 	}
 
 	kt_subtest("over-max-count") {

@@ -73,13 +73,6 @@ static uint64_t *points_rising(uint32_t n)
 	return p;
 }
 
-#define expect(call, want)                                                             \
-	do {                                                                           \
-		int r_ = (call);                                                       \
-		sw_assert_f(r_ == (want), "%s: expected %s, got %s", #call,            \
-			    kt_ret(want), kt_ret(r_));                                 \
-	} while (0)
-
 static void expect_points(uint64_t base, bool rising)
 {
 	char tok[64], want[64];
@@ -95,9 +88,6 @@ static void expect_points(uint64_t base, bool rising)
 	}
 }
 
-static const uint32_t later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
-#define N_LATER (sizeof(later_counts) / sizeof(later_counts[0]))
-
 int main(int argc, char **argv)
 {
 	kt_init("syncobj-timeline-signal", argc, argv);
@@ -111,7 +101,7 @@ int main(int argc, char **argv)
 			kt_arr_free(&p);
 			kt_arr_make(&h, kind, fix.h, 4, 0, 0);
 			kt_arr_make(&p, kind, NULL, 8, 0, 0);
-			expect(op_case(&h, &p, "-", 0, 0), -EINVAL);
+			kt_expect(op_case(&h, &p, "-", 0, 0), -EINVAL);
 		}
 		kt_arr_free(&h);
 		kt_arr_free(&p);
@@ -124,7 +114,7 @@ int main(int argc, char **argv)
 		kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
 		uint64_t *pts = points_all(5, 20);
 		for (size_t i = 0; i < 3; i++)
-			expect(op_fix(pts, "20*5", NONE, flags[i]), -EINVAL);
+			kt_expect(op_fix(pts, "20*5", NONE, flags[i]), -EINVAL);
 		free(pts);
 	}
 
@@ -134,11 +124,11 @@ int main(int argc, char **argv)
 			uint32_t n = kt_counts[c];
 			kt_fix_make_all(&fix, n, kt_none());
 			uint64_t *pts = points_rising(n);
-			expect(op_fix(pts, "10+i", NONE, 0), 0);
+			kt_expect(op_fix(pts, "10+i", NONE, 0), 0);
 			expect_points(10, true);
 			free(pts);
 			pts = points_all(n, 5000);
-			expect(op_fix(pts, "5000", NONE, 0), 0);
+			kt_expect(op_fix(pts, "5000", NONE, 0), 0);
 			expect_points(5000, false);
 			free(pts);
 		}
@@ -151,7 +141,7 @@ int main(int argc, char **argv)
 			uint32_t n = kt_counts[c];
 			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 			uint64_t *pts = points_all(n, 20);
-			expect(op_fix(pts, "20", NONE, 0), 0);
+			kt_expect(op_fix(pts, "20", NONE, 0), 0);
 			free(pts);
 		}
 	}
@@ -166,7 +156,7 @@ int main(int argc, char **argv)
 			kt_arr_free(&p);
 			kt_arr_make(&h, KT_PTR_OK, fix.h, 4, n, 0);
 			kt_arr_make(&p, KT_PTR_NULL, NULL, 8, n, 0);
-			expect(op_case(&h, &p, "-", n, 0), 0);
+			kt_expect(op_case(&h, &p, "-", n, 0), 0);
 		}
 		kt_arr_free(&h);
 		kt_arr_free(&p);
@@ -178,10 +168,10 @@ int main(int argc, char **argv)
 			uint32_t n = kt_counts[c];
 			kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 			uint64_t *pts = points_all(n, 3);
-			expect(op_fix(pts, "3", NONE, 0), 0);
+			kt_expect(op_fix(pts, "3", NONE, 0), 0);
 			free(pts);
 			pts = points_all(n, 10);
-			expect(op_fix(pts, "10", NONE, 0), 0);
+			kt_expect(op_fix(pts, "10", NONE, 0), 0);
 			free(pts);
 		}
 	}
@@ -195,7 +185,7 @@ int main(int argc, char **argv)
 			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 			uint64_t *pts = points_all(n, 20);
 			for (int p = 0; p < m; p++)
-				expect(op_fix(pts, "20", pos[p], 0), -ENOENT);
+				kt_expect(op_fix(pts, "20", pos[p], 0), -ENOENT);
 			free(pts);
 		}
 	}
@@ -218,7 +208,7 @@ int main(int argc, char **argv)
 				for (int r = 0; r < reps; r++) {
 					kt_arr_free(&h);
 					kt_arr_make(&h, kind, fix.h, 4, n, pos[r]);
-					expect(op_case(&h, &p, "20", n, 0), -EFAULT);
+					kt_expect(op_case(&h, &p, "20", n, 0), -EFAULT);
 				}
 			}
 			free(pts);
@@ -248,13 +238,13 @@ int main(int argc, char **argv)
 				for (int r = 0; r < reps; r++) {
 					kt_arr_free(&p);
 					kt_arr_make(&p, kind, pts, 8, n, pos[r]);
-					expect(op_case(&h, &p, "20", n, 0), -EFAULT);
+					kt_expect(op_case(&h, &p, "20", n, 0), -EFAULT);
 				}
 			}
 			/* read-only points are fine */
 			kt_arr_free(&p);
 			kt_arr_make(&p, KT_PTR_READONLY, pts, 8, n, 0);
-			expect(op_case(&h, &p, "20", n, 0), 0);
+			kt_expect(op_case(&h, &p, "20", n, 0), 0);
 			free(pts);
 		}
 		kt_arr_free(&h);
@@ -315,7 +305,7 @@ int main(int argc, char **argv)
 				kt_arr_make(&h, KT_PTR_OK, hs, 4, n, 0);
 				snprintf(h.desc, sizeof(h.desc), "same-handle*%u", n);
 				kt_arr_make(&p, KT_PTR_OK, pts, 8, n, 0);
-				expect(op_case(&h, &p, dir ? "n-i" : "1+i", n, 0), 0);
+				kt_expect(op_case(&h, &p, dir ? "n-i" : "1+i", n, 0), 0);
 				free(hs);
 				free(pts);
 			}
@@ -327,8 +317,8 @@ int main(int argc, char **argv)
 	kt_subtest("wakes-timeline-waiters") {
 		/* A thread in TIMELINE_WAIT ALL|FOR_SUBMIT on point 10 of fresh
 		 * syncobjs returns after one TIMELINE_SIGNAL of them all. */
-		for (size_t c = 0; c < N_LATER; c++) {
-			uint32_t n = later_counts[c];
+		for (size_t c = 0; c < KT_N_LATER; c++) {
+			uint32_t n = kt_later_counts[c];
 			static struct drm_syncobj_timeline_wait w;
 			static struct kt_waiter th;
 			kt_fix_make_all(&fix, n, kt_none());
@@ -353,8 +343,8 @@ int main(int argc, char **argv)
 			free(st);
 			free(pts);
 			sw_assert(b);
-			expect(ret, 0);
-			expect(th.ret, 0);
+			kt_expect(ret, 0);
+			kt_expect(th.ret, 0);
 		}
 	}
 
@@ -363,16 +353,16 @@ int main(int argc, char **argv)
 
 		kt_fix_make(&fix, n, kt_spec_mixed_probed, NULL);
 		uint64_t *pts = points_all(n, 20);
-		expect(op_fix(pts, "20", n - 1, 0), -ENOENT);
+		kt_expect(op_fix(pts, "20", n - 1, 0), -ENOENT);
 		{
 			static struct kt_arr h, p;
 			kt_arr_make(&h, KT_PTR_OK, fix.h, 4, n, 0);
 			kt_arr_make(&p, KT_PTR_FAULT, pts, 8, n, n - 1);
-			expect(op_case(&h, &p, "20", n, 0), -EFAULT);
+			kt_expect(op_case(&h, &p, "20", n, 0), -EFAULT);
 			kt_arr_free(&h);
 			kt_arr_free(&p);
 		}
-		expect(op_fix(pts, "20", NONE, 0), 0);
+		kt_expect(op_fix(pts, "20", NONE, 0), 0);
 		free(pts);
 	}
 

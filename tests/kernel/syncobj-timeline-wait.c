@@ -158,9 +158,6 @@ static void start_waiter(uint64_t *points, uint32_t flags)
 	kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &tw);
 }
 
-static const uint32_t later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
-#define N_LATER (sizeof(later_counts) / sizeof(later_counts[0]))
-
 int main(int argc, char **argv)
 {
 	kt_init("syncobj-timeline-wait", argc, argv);
@@ -477,8 +474,8 @@ int main(int argc, char **argv)
 		 * 1 at k, 2 elsewhere); the CPU signals seqno 1. */
 		uint32_t pos[3];
 
-		for (size_t c = 0; c < N_LATER; c++) {
-			uint32_t n = later_counts[c];
+		for (size_t c = 0; c < KT_N_LATER; c++) {
+			uint32_t n = kt_later_counts[c];
 			int m = kt_positions(n, pos);
 			for (int p = 0; p < m; p++) {
 				for (int all = 0; all < 2; all++) {
@@ -516,8 +513,8 @@ int main(int argc, char **argv)
 		 * pending, and returns when it signals. */
 		uint32_t pos[3];
 
-		for (size_t c = 0; c < N_LATER; c++) {
-			uint32_t n = later_counts[c];
+		for (size_t c = 0; c < KT_N_LATER; c++) {
+			uint32_t n = kt_later_counts[c];
 			int m = kt_positions(n, pos);
 			for (int p = 0; p < m; p++) {
 				uint32_t k = pos[p];
@@ -545,8 +542,8 @@ int main(int argc, char **argv)
 	kt_subtest("wait-available-later") {
 		/* WAIT_AVAILABLE|ALL on point 15 everywhere: returns as soon as
 		 * the last syncobj gets the point, while every fence is pending. */
-		for (size_t c = 0; c < N_LATER; c++) {
-			uint32_t n = later_counts[c];
+		for (size_t c = 0; c < KT_N_LATER; c++) {
+			uint32_t n = kt_later_counts[c];
 			kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 			start_waiter(points_k(n, 15, NONE, 0), ALL | AVAILABLE);
 			bool asleep = true;
