@@ -163,6 +163,12 @@ static void manager_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		struct ct_buffer *b1 = ct_buffer(c, CT_DEFAULT), *b2 = ct_buffer(c, CT_DEFAULT);
 		ct_control_frame(c);
+		/* The window is on screen before the baseline: on an output that
+		 * can scan out (the DRM backend) the scene gives a shown surface
+		 * dmabuf feedback of its own, a format table in a shm file that
+		 * lives as long as the surface. */
+		struct ct_timeline *warm = ct_timeline(c);
+		ct_show(w, b2, warm, 1, warm, 2);
 		ct_roundtrip(c);
 		struct ct_fd_watch watch;
 		ct_fd_watch_start(c, &watch);

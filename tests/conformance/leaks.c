@@ -49,8 +49,12 @@ bool ct_fds_read(pid_t pid, struct ct_fds *out)
 			out->socket++;
 		else if (strncmp(target, "/memfd:", 7) == 0)
 			out->memfd++;
-		else
+		else {
 			out->other++;
+			size_t used = strlen(out->other_targets);
+			snprintf(out->other_targets + used, sizeof(out->other_targets) - used, "%s%s",
+				 used ? ", " : "", target);
+		}
 	}
 	closedir(dir);
 	return true;
@@ -60,9 +64,9 @@ void ct_fds_describe(const struct ct_fds *f, char *buf, size_t len)
 {
 	snprintf(buf, len,
 		 "%d fds (eventfd %d, syncobj %d, sync_file %d, dmabuf %d, drm %d, socket %d, "
-		 "memfd %d, other %d)",
+		 "memfd %d, other %d%s%s)",
 		 f->total, f->eventfd, f->syncobj, f->sync_file, f->dmabuf, f->drm, f->socket,
-		 f->memfd, f->other);
+		 f->memfd, f->other, f->other ? ": " : "", f->other_targets);
 }
 
 void ct_fd_watch_start(struct ct_conn *c, struct ct_fd_watch *w)
@@ -100,7 +104,7 @@ void ct_fd_watch_expect_baseline(struct ct_conn *c, struct ct_fd_watch *w, int t
 			break;
 		ct_dispatch(c, -1, 50);
 	}
-	char base[200], got[200];
+	char base[1400], got[1400];
 	ct_fds_describe(&w->base, base, sizeof(base));
 	ct_fds_describe(&now, got, sizeof(got));
 	sw_fail("%s: the compositor's fds did not return to the baseline within %d ms: before %s, "

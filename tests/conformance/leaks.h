@@ -14,6 +14,8 @@ struct ct_conn;
 struct ct_fds {
 	int total;
 	int eventfd, syncobj, sync_file, dmabuf, drm, socket, memfd, other;
+	/* What the "other" fds point at, so a failure can say what leaked. */
+	char other_targets[1024];
 };
 
 /* false when /proc/PID/fd cannot be read (not the same user, no /proc). */

@@ -896,3 +896,10 @@ const char *kt_wait_flags(uint32_t flags, char *buf, size_t len)
 		snprintf(buf + n, len - n, "%s0x%x", n ? "|" : "", flags);
 	return buf;
 }
+
+void kt_max_count_or_skip(void)
+{
+	const char *env = getenv("SYNCWAY_KT_SKIP_MAX");
+	if (env && !strcmp(env, "1"))
+		sw_skip("SYNCWAY_KT_SKIP_MAX=1 (too slow on this kernel; base and patched run it)");
+}

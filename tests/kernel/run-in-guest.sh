@@ -6,6 +6,7 @@
 #   SYNCWAY_KT_BUILD   build directory (default build)
 #   SYNCWAY_KT_EXPECT  base|patched: also run syncobj-kmalloc-count --expect it
 #   SYNCWAY_KT_LEAK=1  also run syncobj-leak-check
+#   SYNCWAY_KT_SKIP_MAX=1  skip the max-count subtests (slow debug kernels)
 # Exit status: 0 when every binary passed.
 set -u
 out=${1:?usage: run-in-guest.sh OUTDIR}

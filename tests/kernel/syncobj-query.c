@@ -336,6 +336,7 @@ int main(int argc, char **argv)
 	}
 
 	kt_subtest("max-count") {
+		kt_max_count_or_skip();
 		uint32_t n = KT_MAX_ARRAY_COUNT, nv;
 		uint64_t *v;
 

@@ -313,6 +313,7 @@ int main(int argc, char **argv)
 #endif
 
 	kt_subtest("max-count") {
+		kt_max_count_or_skip();
 		/* kmalloc_array(n, 8) for the syncobj pointers is the limit. */
 		uint32_t n = KT_MAX_ARRAY_COUNT;
 

@@ -349,6 +349,7 @@ int main(int argc, char **argv)
 	}
 
 	kt_subtest("max-count") {
+		kt_max_count_or_skip();
 		uint32_t n = KT_MAX_ARRAY_COUNT;
 
 		kt_fix_make(&fix, n, kt_spec_mixed_probed, NULL);

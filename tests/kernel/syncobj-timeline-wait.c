@@ -642,6 +642,7 @@ int main(int argc, char **argv)
 	}
 
 	kt_subtest("max-count") {
+		kt_max_count_or_skip();
 		uint32_t first, n = KT_MAX_WAIT_COUNT;
 
 		kt_fix_make_all(&fix, n, kt_timeline(10, 20, 1));

@@ -474,6 +474,7 @@ int main(int argc, char **argv)
 	}
 
 	kt_subtest("max-count") {
+		kt_max_count_or_skip();
 		/* The largest array 6.12 takes: kcalloc(n, 64) <= KMALLOC_MAX_SIZE. */
 		uint32_t first, n = KT_MAX_WAIT_COUNT;
 

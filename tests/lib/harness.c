@@ -40,6 +40,14 @@ static void open_json(const char *path)
 
 void sw_test_init(const char *suite, int argc, char **argv)
 {
+	/* One suite run twice in a test run (say against two backends) names
+	 * its results apart by a variant: "suite@variant". */
+	static char named[128];
+	const char *variant = getenv("SYNCWAY_TEST_VARIANT");
+	if (variant && *variant) {
+		snprintf(named, sizeof(named), "%s@%s", suite, variant);
+		suite = named;
+	}
 	state.suite = suite;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--list")) {

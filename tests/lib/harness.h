@@ -10,6 +10,7 @@
  * "ms":...,"message":...}. tools/test counts results from those lines.
  *
  * Command line of every test binary: [--list] [--run GLOB] [--json FILE].
+ * SYNCWAY_TEST_VARIANT=V names the suite "suite@V" (a suite run twice).
  */
 #ifndef SYNCWAY_HARNESS_H
 #define SYNCWAY_HARNESS_H
