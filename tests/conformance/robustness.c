@@ -28,6 +28,7 @@
 
 #include "ct.h"
 #include "leaks.h"
+#include "stats.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
 
 #define MANAGER_IFACE (&wp_linux_drm_syncobj_manager_v1_interface)
@@ -408,6 +409,73 @@ static void starvation_tests(void)
 	}
 }
 
+/* Percentiles of n observer roundtrips, in ms: the time the compositor
+ * takes to get round to a client, a proxy for its event-loop dispatch
+ * latency. */
+struct trip_times {
+	struct stats_percentiles pct;
+	double max;
+};
+
+static struct trip_times timed_roundtrips(struct ct_conn *c, int n)
+{
+	struct stats_sample s;
+	struct stats_summary sum;
+	struct trip_times t;
+	stats_sample_init(&s);
+	for (int i = 0; i < n; i++)
+		if (stats_sample_add(&s, ct_timed_roundtrip(c) / 1e6) != 0)
+			sw_fail("out of memory");
+	stats_sample_summarize(&s, &sum);
+	stats_percentiles(s.v, s.n, &t.pct);
+	t.max = sum.max;
+	stats_sample_free(&s);
+	return t;
+}
+
+static void latency_tests(void)
+{
+	ct_subtest("dispatch-latency-with-64-pending-acquires")
+	{
+		enum { SURFACES = 64, TRIPS = 200 };
+		struct ct_track *tracks[SURFACES];
+		struct ct_timeline *acq[SURFACES];
+		struct guard g;
+		guard_start(&g);
+		struct trip_times idle = timed_roundtrips(g.obs, TRIPS);
+
+		/* One surface per held commit: the compositor waits on each
+		 * surface's oldest acquire point in its event loop. */
+		struct ct_conn *c = ct_connect_with_manager();
+		for (int i = 0; i < SURFACES; i++) {
+			struct ct_window *w = ct_sync_window(c);
+			acq[i] = ct_timeline(c);
+			tracks[i] = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq[i], 1,
+						     ct_timeline(c), 1);
+		}
+		ct_roundtrip(c);
+		for (int i = 0; i < SURFACES; i++)
+			if (ct_applied(tracks[i]))
+				sw_fail("surface %d: its commit was applied before its acquire point "
+					"was signalled", i);
+		struct trip_times held = timed_roundtrips(g.obs, TRIPS);
+		guard_alive(&g, "with 64 acquires pending");
+
+		for (int i = 0; i < SURFACES; i++)
+			ct_signal(acq[i], 1);
+		for (int i = 0; i < SURFACES; i++)
+			if (!ct_wait_settled(c, tracks[i], CT_DEADLINE_MS))
+				sw_fail("surface %d: its commit was not applied once its acquire point "
+					"was signalled", i);
+		ct_note("observer roundtrip, %d each: idle median %.2f p99 %.2f max %.2f ms; "
+			"with %d acquires pending median %.2f p99 %.2f max %.2f ms",
+			TRIPS, idle.pct.p50, idle.pct.p99, idle.max, SURFACES, held.pct.p50,
+			held.pct.p99, held.max);
+		ct_disconnect(c);
+		guard_end(&g, "after the client with 64 surfaces left");
+	}
+}
+
 /* --- floods ----------------------------------------------------------------------------- */
 
 static void flood_tests(void)
@@ -658,6 +726,7 @@ int main(int argc, char **argv)
 	many_timeline_tests();
 	kill_tests();
 	starvation_tests();
+	latency_tests();
 	flood_tests();
 	exhaustion_tests();
 	ct_end();
