@@ -33,4 +33,4 @@ bw=0.5
 bin(x)=bw*floor(x/bw)+bw/2
 set xrange [0:60]
 set style fill transparent solid 0.4
-plot '2026-12-02-data/interval-base.txt' using (bin($1)):(1.0/23212) smooth frequency with boxes title 'base', '2026-12-02-data/interval-patched.txt' using (bin($1)):(1.0/23553) smooth frequency with boxes title 'patched'
+plot '2026-12-02-data/interval-base.txt' using (bin($1)):(1.0/54864) smooth frequency with boxes title 'base', '2026-12-02-data/interval-patched.txt' using (bin($1)):(1.0/57035) smooth frequency with boxes title 'patched'
