@@ -13,6 +13,16 @@ static int64_t now_ns(clockid_t clock)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+static int signal_job(struct sw_acquire_worker *w, uint64_t point)
+{
+	if (!w->timeline)
+		return 0;
+	uint32_t handles[2] = { w->timeline->handle, w->fence };
+	uint64_t points[2] = { point, 0 };
+	return sw_syncobj_timeline_signal(&w->stats, w->timeline->drm_fd, handles, points,
+					  w->fence ? 2 : 1);
+}
+
 static void *worker_main(void *data)
 {
 	struct sw_acquire_worker *w = data;
@@ -31,7 +41,7 @@ static void *worker_main(void *data)
 			nanosleep(&ts, NULL);
 		}
 		pthread_mutex_lock(&w->lock);
-		if (sw_timeline_signal(w->timeline, &w->stats, job.point)) {
+		if (signal_job(w, job.point)) {
 			w->failures++;
 			fprintf(stderr, "syncway client: signalling acquire point %llu: %s\n",
 				(unsigned long long)job.point, strerror(errno));
@@ -44,10 +54,12 @@ static void *worker_main(void *data)
 	return NULL;
 }
 
-struct sw_acquire_worker *sw_acquire_worker_create(struct sw_timeline *timeline, clockid_t clock)
+struct sw_acquire_worker *sw_acquire_worker_create(struct sw_timeline *timeline, uint32_t fence,
+						   clockid_t clock)
 {
 	struct sw_acquire_worker *w = calloc(1, sizeof(*w));
 	w->timeline = timeline;
+	w->fence = fence;
 	w->clock = clock;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);

@@ -609,7 +609,7 @@ int main(int argc, char **argv)
 	g.acquire = sw_timeline_create(d->syncobj_manager, g.drm_fd, &g.stats);
 	if (!g.acquire)
 		die("cannot create the acquire timeline: %s", strerror(errno));
-	if (g.opt.gpu_time_ms > 0 && !(g.worker = sw_acquire_worker_create(g.acquire, d->presentation_clock)))
+	if (g.opt.gpu_time_ms > 0 && !(g.worker = sw_acquire_worker_create(g.acquire, 0, d->presentation_clock)))
 		die("cannot start the acquire worker");
 	create_buffers(&g);
 	fprintf(stderr, "syncway-gears: %s, %s buffers, %s mode\n", g.renderer->description,

@@ -96,5 +96,26 @@ run load "(0 alive)|0 protocol errors|0 release points not signalled" \
 	"$build/clients/syncway-load --surfaces 4 --duration 2 --buffer dmabuf"
 result load $ok "${why#; }"
 
+# The frame benchmark's GPU-offload client (docs/bench.md): per frame exactly
+# the ioctl mix it models, and no syncobj call at all without explicit sync.
+offload=$build/clients/syncway-offload
+frames_at_least() { # LOG N: the client counted at least N frames
+	n=$(sed -n 's/.*mailbox: \([0-9][0-9]*\) frames in .*/\1/p' "$1" | head -n 1)
+	[ "${n:-0}" -ge "$2" ] || { ok=0; why="$why; only ${n:-0} frames counted"; }
+}
+run offload-explicit "(0 alive)|0 protocol errors" \
+	"$offload --warmup 0.5 --duration 1 --json $out/offload-explicit.jsonl"
+frames_at_least "$log" 20
+grep -qx 'syncway-offload: syncobj calls per frame: wait 1.000 timeline_wait 1.000 reset 1.000 timeline_signal 1.000' "$log" ||
+	{ ok=0; why="$why; not the modelled ioctl mix: $(grep 'calls per frame' "$log")"; }
+grep -q '"handles_per_call":{' "$out/offload-explicit.jsonl" 2>/dev/null || { ok=0; why="$why; no JSON summary"; }
+result offload-explicit $ok "${why#; }"
+export SYNCWAY_EXPLICIT_SYNC=0
+run offload-no-sync "explicit sync: off|syncobj calls per frame: none" \
+	"$offload --sync none --warmup 0.5 --duration 1"
+unset SYNCWAY_EXPLICIT_SYNC
+frames_at_least "$log" 20
+result offload-no-sync $ok "${why#; }"
+
 echo "clients-e2e: $passed subtests passed, $failed failed, 0 skipped"
 [ $failed = 0 ]
