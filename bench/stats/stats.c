@@ -1,7 +1,9 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,16 +44,38 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void stats_sample_summarize(struct stats_sample *s, struct stats_summary *out)
+/* Sorts, and fills all but the variance; the mean is ministat's Σy / n. */
+static void summarize_common(struct stats_sample *s, struct stats_summary *out)
 {
-	double n = (double)s->n;
-
-	qsort(s->v, s->n, sizeof(*s->v), compare_doubles);
+	stats_sort(s->v, s->n);
 	out->n = s->n;
 	out->min = s->n ? s->v[0] : NAN;
 	out->max = s->n ? s->v[s->n - 1] : NAN;
 	out->median = s->n ? s->v[s->n / 2] : NAN;
-	out->mean = s->sum / n;
+	out->mean = s->sum / (double)s->n;
+}
+
+void stats_sample_summarize(struct stats_sample *s, struct stats_summary *out)
+{
+	double shift = 0, sq = 0;
+
+	summarize_common(s, out);
+	/* The rounded mean can miss equal values by an ulp; adding the mean of
+	 * the (exact) deviations lands on them, and the variance is then 0. */
+	for (size_t i = 0; i < s->n; i++)
+		shift += s->v[i] - out->mean;
+	out->mean += shift / (double)s->n;
+	for (size_t i = 0; i < s->n; i++)
+		sq += (s->v[i] - out->mean) * (s->v[i] - out->mean);
+	out->var = sq / ((double)s->n - 1);
+	out->stddev = sqrt(out->var);
+}
+
+void stats_sample_summarize_ministat(struct stats_sample *s, struct stats_summary *out)
+{
+	double n = (double)s->n;
+
+	summarize_common(s, out);
 	out->var = (s->sum_sq - s->sum * s->sum / n) / (n - 1);
 	out->stddev = sqrt(out->var);
 }
@@ -66,6 +90,11 @@ void stats_summary_from_moments(size_t n, double mean, double stddev,
 	out->mean = mean;
 	out->var = stddev * stddev;
 	out->stddev = stddev;
+}
+
+void stats_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), compare_doubles);
 }
 
 double stats_percentile(const double *sorted, size_t n, double p)
@@ -305,6 +334,97 @@ int stats_welch(const struct stats_summary *ref, const struct stats_summary *d,
 	return 0;
 }
 
+/* ln of each value into a fresh sample; -EDOM unless all are positive and finite. */
+static int log_sample(const double *v, size_t n, struct stats_sample *out)
+{
+	stats_sample_init(out);
+	for (size_t i = 0; i < n; i++) {
+		if (!(v[i] > 0 && v[i] < INFINITY)) {
+			stats_sample_free(out);
+			return -EDOM;
+		}
+		if (stats_sample_add(out, log(v[i])) < 0) {
+			stats_sample_free(out);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The ln values of both sides; -EDOM, -ENOMEM as log_sample(). */
+static int log_samples(const double *ref, size_t n_ref, const double *d, size_t n,
+		       struct stats_sample *lr, struct stats_sample *ld)
+{
+	int ret = log_sample(ref, n_ref, lr);
+
+	if (ret < 0)
+		return ret;
+	ret = log_sample(d, n, ld);
+	if (ret < 0)
+		stats_sample_free(lr);
+	return ret;
+}
+
+/* Two-pass summaries of the ln values of both sides; -EDOM, -ENOMEM as log_sample(). */
+static int log_summaries(const double *ref, size_t n_ref, const double *d, size_t n,
+			 struct stats_summary *sr, struct stats_summary *sd)
+{
+	struct stats_sample lr, ld;
+	int ret = log_samples(ref, n_ref, d, n, &lr, &ld);
+
+	if (ret < 0)
+		return ret;
+	stats_sample_summarize(&lr, sr);
+	stats_sample_summarize(&ld, sd);
+	stats_sample_free(&lr);
+	stats_sample_free(&ld);
+	return 0;
+}
+
+int stats_welch_log(const double *ref, size_t n_ref, const double *d, size_t n, double conf,
+		    struct stats_welch_log *out)
+{
+	struct stats_summary sr, sd;
+	int ret = log_summaries(ref, n_ref, d, n, &sr, &sd);
+
+	if (ret < 0)
+		return ret;
+	ret = stats_welch(&sr, &sd, conf, &out->log);
+	if (ret < 0)
+		return ret;
+	out->rel = expm1(out->log.diff);
+	out->rel_lo = expm1(out->log.lo);
+	out->rel_hi = expm1(out->log.hi);
+	return 0;
+}
+
+double stats_pooled_log_sd(const double *ref, size_t n_ref, const double *d, size_t n)
+{
+	struct stats_summary sr, sd;
+
+	if (n_ref < 2 || n < 2 || log_summaries(ref, n_ref, d, n, &sr, &sd) < 0)
+		return NAN;
+	return sqrt(((n_ref - 1.0) * sr.var + (n - 1.0) * sd.var) / (double)(n_ref + n - 2));
+}
+
+bool stats_interval_excludes_zero(double lo, double hi)
+{
+	return isfinite(lo) && isfinite(hi) && ((lo > 0 && hi > 0) || (lo < 0 && hi < 0));
+}
+
+const char *stats_format_p(char *buf, size_t len, double p, bool exact)
+{
+	if (exact)
+		snprintf(buf, len, "exact");
+	else if (isnan(p))
+		snprintf(buf, len, "–");
+	else if (p < 1e-300)
+		snprintf(buf, len, "< 1e-300");
+	else
+		snprintf(buf, len, "%.3g", p);
+	return buf;
+}
+
 static uint64_t splitmix64(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15u);
@@ -377,7 +497,7 @@ static double resampled_median(const double *sorted, size_t n, size_t *counts,
 static int percentile_interval(double *draws, unsigned b, double conf, double estimate,
 			       struct stats_interval *out)
 {
-	qsort(draws, b, sizeof(*draws), compare_doubles);
+	stats_sort(draws, b);
 	out->estimate = estimate;
 	out->lo = stats_percentile(draws, b, (100 - conf) / 2);
 	out->hi = stats_percentile(draws, b, 100 - (100 - conf) / 2);
@@ -472,7 +592,7 @@ int stats_hodges_lehmann(const double *ref, size_t n_ref, const double *d, size_
 	for (size_t j = 0; j < n; j++)
 		for (size_t i = 0; i < n_ref; i++)
 			diffs[j * n_ref + i] = d[j] - ref[i];
-	qsort(diffs, pairs, sizeof(*diffs), compare_doubles);
+	stats_sort(diffs, pairs);
 
 	double z = stats_normal_quantile(1 - (1 - conf / 100) / 2);
 	double c = floor((double)pairs / 2 -
@@ -485,4 +605,314 @@ int stats_hodges_lehmann(const double *ref, size_t n_ref, const double *d, size_
 	out->hi = diffs[pairs - 1 - k];
 	free(diffs);
 	return 0;
+}
+
+/* C(total, k), or 0 once it passes limit. */
+static uint64_t binomial_up_to(size_t total, size_t k, uint64_t limit)
+{
+	uint64_t c = 1;
+
+	if (k > total - k)
+		k = total - k;
+	/* c is C(total, i) here, and C(total, i) · (total − i) is
+	 * C(total, i + 1) · (i + 1): the division is exact, and c ≤ limit
+	 * keeps the product far from overflowing. */
+	for (size_t i = 0; i < k; i++) {
+		c = c * (total - i) / (i + 1);
+		if (c > limit)
+			return 0;
+	}
+	return c;
+}
+
+struct permutation {
+	const double *x;	/* pooled values */
+	size_t total;
+	double k, rest;		/* sizes of the enumerated group and of the others */
+	double sum_all;
+	double threshold;	/* |T_obs| less the rounding allowance */
+	uint64_t hits;
+};
+
+/* Every way of choosing left more members of the group from x[i..]: the loop
+ * picks the next member, so the recursion is only as deep as the group is
+ * large. */
+static void permutation_walk(struct permutation *pm, size_t i, size_t left, double sum)
+{
+	if (left == 0) {
+		double t = sum / pm->k - (pm->sum_all - sum) / pm->rest;
+
+		pm->hits += fabs(t) >= pm->threshold;
+		return;
+	}
+	for (; pm->total - i >= left; i++)
+		permutation_walk(pm, i + 1, left - 1, sum + pm->x[i]);
+}
+
+int stats_permutation_test(const double *ref, size_t n_ref, const double *d, size_t n,
+			   double *p)
+{
+	if (n_ref == 0 || n == 0)
+		return -EINVAL;
+	if (n_ref > STATS_PERMUTATION_MAX_SPLITS || n > STATS_PERMUTATION_MAX_SPLITS)
+		return -E2BIG;
+	uint64_t splits = binomial_up_to(n_ref + n, n, STATS_PERMUTATION_MAX_SPLITS);
+
+	if (!splits)
+		return -E2BIG;
+	double *x = malloc((n_ref + n) * sizeof(*x));
+
+	if (!x)
+		return -ENOMEM;
+	/* |mean(d) − mean(ref)| is also |mean(ref) − mean(d)|: enumerate
+	 * the smaller group. */
+	const double *group = n <= n_ref ? d : ref;
+	size_t k = n <= n_ref ? n : n_ref;
+	double sum_group = 0, sum_all = 0, largest = 0;
+
+	memcpy(x, ref, n_ref * sizeof(*x));
+	memcpy(x + n_ref, d, n * sizeof(*x));
+	for (size_t i = 0; i < n_ref + n; i++) {
+		sum_all += x[i];
+		largest = fmax(largest, fabs(x[i]));
+	}
+	for (size_t i = 0; i < k; i++)
+		sum_group += group[i];
+
+	struct permutation pm = {
+		.x = x,
+		.total = n_ref + n,
+		.k = (double)k,
+		.rest = (double)(n_ref + n - k),
+		.sum_all = sum_all,
+	};
+	/* Splits whose statistic equals the observed one in exact arithmetic
+	 * (the observed split's mirror image, for one) differ from it by the
+	 * rounding of sums taken in another order; 1e-9 of the largest value
+	 * covers that and is far below any difference worth reporting. */
+	pm.threshold = fabs(sum_group / pm.k - (sum_all - sum_group) / pm.rest) - 1e-9 * largest;
+	permutation_walk(&pm, 0, k, 0);
+	free(x);
+	*p = (double)pm.hits / (double)splits;
+	return 0;
+}
+
+double stats_permutation_min_p(size_t n_ref, size_t n)
+{
+	double splits = 1;
+
+	/* C(n_ref + n, n) as a product of ratios, each step exact enough. */
+	for (size_t i = 1; i <= n; i++)
+		splits = splits * (double)(n_ref + i) / (double)i;
+	return (n_ref == n ? 2 : 1) / splits;
+}
+
+int stats_holm(const double *p, size_t m, double *adjusted)
+{
+	size_t *order, tested = 0;
+
+	if (m == 0)
+		return 0;
+	order = malloc(m * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < m; i++)
+		if (!isnan(p[i]))
+			order[tested++] = i;
+	/* Insertion sort by p: m is the number of cases of one report table. */
+	for (size_t i = 1; i < tested; i++)
+		for (size_t j = i; j > 0 && p[order[j - 1]] > p[order[j]]; j--) {
+			size_t t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	double running = 0;
+
+	for (size_t j = 0; j < tested; j++) {
+		/* The j-th smallest is tested at α / (tested − j); step-down: once
+		 * one is kept, all larger ones are too, hence the running max. */
+		running = fmax(running, fmin(1, (double)(tested - j) * p[order[j]]));
+		adjusted[order[j]] = running;
+	}
+	for (size_t i = 0; i < m; i++)
+		if (isnan(p[i]))
+			adjusted[i] = NAN;
+	free(order);
+	return 0;
+}
+
+/* max − min of unsorted values. */
+static double spread_of(const double *v, size_t n)
+{
+	double lo = v[0], hi = v[0];
+
+	for (size_t i = 1; i < n; i++) {
+		lo = fmin(lo, v[i]);
+		hi = fmax(hi, v[i]);
+	}
+	return hi - lo;
+}
+
+/* The median of unsorted values (stats_median on a sorted copy). */
+static int median_of(const double *v, size_t n, double *out)
+{
+	double *sorted = malloc(n * sizeof(*sorted));
+
+	if (!sorted)
+		return -ENOMEM;
+	memcpy(sorted, v, n * sizeof(*sorted));
+	stats_sort(sorted, n);
+	*out = stats_median(sorted, n);
+	free(sorted);
+	return 0;
+}
+
+static void boots_missing(struct stats_boot_verdict *v, size_t needed)
+{
+	if (v->n_ref == v->n)
+		snprintf(v->verdict, sizeof(v->verdict),
+			 "No difference proven (%zu boot%s a side; ≥ %zu needed)", v->n,
+			 v->n == 1 ? "" : "s", needed);
+	else
+		snprintf(v->verdict, sizeof(v->verdict),
+			 "No difference proven (%zu vs %zu boots; ≥ %zu a side needed)", v->n_ref,
+			 v->n, needed);
+}
+
+static void boot_spread_decide(struct stats_boot_verdict *v)
+{
+	double allowed = 3 * fmax(v->spread_ref, v->spread);
+
+	v->tested = v->n_ref >= 2 && v->n >= 2;
+	v->proven = v->tested && fabs(v->diff) > allowed;
+	if (!v->tested)
+		boots_missing(v, 2);
+	else if (v->proven)
+		snprintf(v->verdict, sizeof(v->verdict), "%+.2f %%%s", 100 * v->rel,
+			 v->exact ? " (exact)" : "");
+	else if (v->exact)
+		snprintf(v->verdict, sizeof(v->verdict), "No difference proven (exact)");
+	else
+		snprintf(v->verdict, sizeof(v->verdict), "No difference proven (|Δ| ≤ 3 × spread)");
+}
+
+static void boot_test_decide(struct stats_boot_verdict *v)
+{
+	v->proven = v->tested && stats_interval_excludes_zero(v->rel_lo, v->rel_hi) &&
+		    v->p_adj < 0.05;
+	if (!v->tested)
+		boots_missing(v, STATS_MIN_BOOTS);
+	else if (v->proven)
+		snprintf(v->verdict, sizeof(v->verdict), "%+.2f %%", 100 * v->rel);
+	else
+		snprintf(v->verdict, sizeof(v->verdict), "No difference proven");
+}
+
+int stats_boot_compare(const double *ref, size_t n_ref, const double *d, size_t n,
+		       enum stats_boot_rule rule, struct stats_boot_verdict *out)
+{
+	struct stats_sample lr, ld;
+	struct stats_welch_log w = { .log.p = NAN };
+	int ret;
+
+	if (n_ref == 0 || n == 0)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	out->rule = rule;
+	out->n_ref = n_ref;
+	out->n = n;
+	out->rel_lo = out->rel_hi = out->p = out->p_adj = NAN;
+	if ((ret = median_of(ref, n_ref, &out->median_ref)) < 0 ||
+	    (ret = median_of(d, n, &out->median)) < 0)
+		return ret;
+	out->diff = out->median - out->median_ref;
+	out->spread_ref = spread_of(ref, n_ref);
+	out->spread = spread_of(d, n);
+	out->exact = out->spread_ref == 0 && out->spread == 0;
+	out->cv = stats_pooled_log_sd(ref, n_ref, d, n);
+	if (rule == STATS_BOOT_SPREAD) {
+		out->rel = out->diff / out->median_ref;
+		boot_spread_decide(out);
+		return 0;
+	}
+
+	if ((ret = log_samples(ref, n_ref, d, n, &lr, &ld)) < 0)
+		return ret;
+	/* The ratio of the geometric means, as Welch's t on ln values estimates it. */
+	out->rel = expm1(ld.sum / (double)n - lr.sum / (double)n_ref);
+	if (stats_welch_log(ref, n_ref, d, n, 95, &w) == 0) {
+		out->rel_lo = w.rel_lo;
+		out->rel_hi = w.rel_hi;
+	}
+	ret = stats_permutation_test(lr.v, n_ref, ld.v, n, &out->p);
+	/* Past the enumerable sizes (12 a side) the t distribution is a fair
+	 * approximation, and Welch's p stands in. */
+	if (ret == -E2BIG) {
+		out->p = w.log.p;
+		ret = 0;
+	}
+	stats_sample_free(&lr);
+	stats_sample_free(&ld);
+	if (ret < 0)
+		return ret;
+	out->tested = n_ref >= STATS_MIN_BOOTS && n >= STATS_MIN_BOOTS;
+	out->p_adj = out->tested ? out->p : NAN;
+	boot_test_decide(out);
+	return 0;
+}
+
+int stats_boot_holm(struct stats_boot_verdict *v, size_t m)
+{
+	double *p;
+	int ret;
+
+	if (m == 0)
+		return 0;
+	p = malloc(m * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < m; i++)
+		p[i] = v[i].rule == STATS_BOOT_TEST && v[i].tested ? v[i].p : NAN;
+	ret = stats_holm(p, m, p);
+	for (size_t i = 0; ret == 0 && i < m; i++) {
+		if (isnan(p[i]))
+			continue;
+		v[i].p_adj = p[i];
+		boot_test_decide(&v[i]);
+	}
+	free(p);
+	return ret;
+}
+
+/* 2 ((t_{0.975} + t_{0.8}) · cv / effect)² at df = 2n − 2: the boots that
+ * n boots a side say are needed. */
+static double boots_for(double ratio, double n)
+{
+	double df = 2 * n - 2;
+	double k = (stats_t_quantile(0.975, df) + stats_t_quantile(0.8, df)) * ratio;
+
+	return 2 * k * k;
+}
+
+int stats_boots_needed(double cv, double effect)
+{
+	if (!(cv >= 0 && cv < INFINITY && effect > 0 && effect < INFINITY))
+		return -EDOM;
+	double ratio = cv / effect;
+	double z = (stats_normal_quantile(0.975) + stats_normal_quantile(0.8)) * ratio;
+	double n = ceil(2 * z * z);
+
+	if (n > INT_MAX)
+		return -ERANGE;
+	/* The t quantiles exceed the normal ones, so the answer is at least
+	 * the normal estimate; iterating n ← f(n) can cycle between two
+	 * values, so walk up to the smallest n that satisfies itself. */
+	if (n < STATS_MIN_BOOTS)
+		n = STATS_MIN_BOOTS;
+	while (boots_for(ratio, n) > n) {
+		if (++n > INT_MAX)
+			return -ERANGE;
+	}
+	return (int)n;
 }

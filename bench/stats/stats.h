@@ -1,6 +1,7 @@
 /* Statistics for benchmark results: ministat's descriptive statistics and
- * Student's t comparison reproduced to the printed digit, plus the sturdier
- * companions (Welch's t, bootstrap, Mann-Whitney U, Hodges-Lehmann).
+ * Student's t comparison reproduced to the printed digit, the sturdier
+ * companions (Welch's t, bootstrap, Mann-Whitney U, Hodges-Lehmann), and the
+ * per-boot verdicts of the A/B report (permutation test, Holm, power).
  *
  * Conventions:
  * - Confidence levels are percentages (95 means 95 %), as ministat's -c.
@@ -17,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A growing sample. The sums are accumulated in insertion order: the one-pass
- * variance is order-sensitive, and ministat sums in input order. */
+/* A growing sample. The sums are accumulated in insertion order: ministat's
+ * one-pass variance is order-sensitive, and ministat sums in input order. */
 struct stats_sample {
 	double *v;
 	size_t n;
@@ -27,14 +28,15 @@ struct stats_sample {
 	double sum_sq;
 };
 
-/* ministat's definitions, so that printed digits match. */
+/* ministat's definitions, so that printed digits match; mean and var depend
+ * on which summarize function filled it. */
 struct stats_summary {
 	size_t n;
 	double min;
 	double max;
 	double median;	/* v[n / 2] after sorting: the upper median for even n */
-	double mean;
-	double var;	/* (Σy² − (Σy)²/n) / (n − 1) */
+	double mean;	/* Σy / n (two-pass: with its rounding corrected) */
+	double var;	/* Σ(y − mean)² / (n − 1), or ministat's one-pass form */
 	double stddev;	/* √var */
 };
 
@@ -50,13 +52,23 @@ struct stats_percentiles {
 void stats_sample_init(struct stats_sample *s);
 int stats_sample_add(struct stats_sample *s, double x);
 void stats_sample_free(struct stats_sample *s);
-/* Sorts s->v in place (ascending, same order as ministat's qsort) and fills out. */
+/* Sorts s->v in place (ascending, same order as ministat's qsort) and fills
+ * out, with the variance from two passes (the mean first, corrected by the
+ * mean deviation, then Σ(y − mean)²): equal values give exactly 0. */
 void stats_sample_summarize(struct stats_sample *s, struct stats_summary *out);
+/* The same with ministat's mean Σy / n and one-pass variance
+ * (Σy² − (Σy)²/n) / (n − 1), for syncway-ministat's byte compatibility only:
+ * on nearly equal values it cancels, even below 0 (three times 14315.7
+ * gives a NaN stddev). */
+void stats_sample_summarize_ministat(struct stats_sample *s, struct stats_summary *out);
 
 /* For results known only as N, average and standard deviation (for example
  * from a cover letter): min, max and median are NaN. */
 void stats_summary_from_moments(size_t n, double mean, double stddev,
 				struct stats_summary *out);
+
+/* Ascending, in the order stats_sample_summarize() leaves s->v. */
+void stats_sort(double *v, size_t n);
 
 double stats_percentile(const double *sorted, size_t n, double p);
 void stats_percentiles(const double *sorted, size_t n, struct stats_percentiles *out);
@@ -112,6 +124,54 @@ struct stats_welch {
 int stats_welch(const struct stats_summary *ref, const struct stats_summary *d,
 		double conf, struct stats_welch *out);
 
+struct stats_welch_log {
+	struct stats_welch log;	/* on ln values: log.diff = ln(geomean d / geomean ref) */
+	double rel;		/* exp(log.diff) − 1: the relative difference */
+	double rel_lo;		/* exp(log.lo) − 1 */
+	double rel_hi;		/* exp(log.hi) − 1 */
+};
+
+/* Welch's t on the logarithms of two raw samples (any order), for ratios and
+ * rates, where a difference is relative. -EDOM for a value that is not
+ * positive and finite, -EINVAL as stats_welch(). */
+int stats_welch_log(const double *ref, size_t n_ref, const double *d, size_t n, double conf,
+		    struct stats_welch_log *out);
+
+/* The pooled standard deviation of the ln values of both samples (any
+ * order), √(((n_ref − 1) s²_ref + (n − 1) s²) / (n_ref + n − 2)): close to
+ * the relative sd (coefficient of variation) of one value while that is
+ * small, and the cv that stats_boots_needed() takes. NaN with fewer than 2
+ * values a side or a value that is not positive and finite. */
+double stats_pooled_log_sd(const double *ref, size_t n_ref, const double *d, size_t n);
+
+/* True only when both ends are finite and on the same side of 0, so that an
+ * interval of NaNs (or one touching 0) never counts as a difference. */
+bool stats_interval_excludes_zero(double lo, double hi);
+
+/* Formats p for a report into buf and returns buf: "exact" when the test was
+ * degenerate because both samples have no spread, "–" for NaN (no test),
+ * "< 1e-300" when p underflowed to 0, else %.3g. */
+const char *stats_format_p(char *buf, size_t len, double p, bool exact);
+
+/* Exact two-sided permutation test of mean(d) − mean(ref) (any order): every
+ * split of the pooled values into groups of n_ref and n is enumerated, and
+ * p = #(|T| ≥ |T_obs|, up to rounding) / #splits: at 3 a side p ≥ 0.1, at 4
+ * p ≥ 0.029. -E2BIG beyond STATS_PERMUTATION_MAX_SPLITS splits (12 a side
+ * fit). */
+#define STATS_PERMUTATION_MAX_SPLITS (1u << 22)
+int stats_permutation_test(const double *ref, size_t n_ref, const double *d, size_t n,
+			   double *p);
+/* The smallest p stats_permutation_test() can give for these sizes, with
+ * all values distinct: 2 / C(n_ref + n, n) for equal sizes (the observed
+ * split and its mirror image), else 1 / C(n_ref + n, n). */
+double stats_permutation_min_p(size_t n_ref, size_t n);
+
+/* Holm's step-down adjustment of m p-values: adjusted[i] is monotone in
+ * p[i], capped at 1, and a hypothesis is rejected at family-wise level α
+ * when adjusted[i] < α. NaN p-values (no test) stay NaN and do not count in
+ * m. adjusted may be p. */
+int stats_holm(const double *p, size_t m, double *adjusted);
+
 /* xoshiro256** seeded through splitmix64: fast, and the same stream for
  * the same seed on every platform. */
 struct stats_rng {
@@ -154,5 +214,59 @@ int stats_mann_whitney(const double *ref, size_t n_ref, const double *d, size_t 
 #define STATS_HL_MAX_PAIRS (1u << 24)
 int stats_hodges_lehmann(const double *ref, size_t n_ref, const double *d, size_t n,
 			 double conf, struct stats_interval *out);
+
+/* The A/B verdict, with the boot as the unit: one value per boot and kernel
+ * (samples within one boot are correlated, so they measure the precision
+ * within a boot, not a difference between kernels). */
+
+/* The fewest boots a side with which the permutation test can reach
+ * p < 0.05 (2 / C(8, 4) = 0.029; 3 a side give at best 0.1). */
+#define STATS_MIN_BOOTS 4
+
+enum stats_boot_rule {
+	/* For values that repeat between boots, as under the instruction clock:
+	 * a difference when |Δ median| > 3 × the larger within-kernel spread
+	 * (max − min of a kernel's per-boot values); needs 2 boots a side. */
+	STATS_BOOT_SPREAD,
+	/* For everything else: Welch's t on ln values, and the exact
+	 * permutation test on the same ln values; a difference when Welch's
+	 * 95 % interval excludes 0 and the (Holm-adjusted) permutation p is
+	 * below 0.05; needs STATS_MIN_BOOTS a side. */
+	STATS_BOOT_TEST,
+};
+
+struct stats_boot_verdict {
+	enum stats_boot_rule rule;
+	size_t n_ref, n;		/* boots */
+	double median_ref, median;	/* stats_median of the per-boot values */
+	double diff;			/* median − median_ref */
+	double rel;	/* SPREAD: diff / median_ref; TEST: ratio of geometric means − 1 */
+	double rel_lo, rel_hi;		/* TEST: Welch's 95 % interval of rel, else NaN */
+	double spread_ref, spread;	/* max − min of each kernel's values */
+	double cv;	/* stats_pooled_log_sd(): the relative sd of one boot */
+	double p;	/* TEST: permutation p on ln values; NaN for SPREAD */
+	double p_adj;	/* Holm-adjusted p: p until stats_boot_holm(); NaN untested */
+	bool exact;	/* no spread on either kernel */
+	bool tested;	/* enough boots for the rule */
+	bool proven;
+	char verdict[80];	/* "+1.23 %" or "No difference proven (why)" */
+};
+
+/* Compares per-boot values d against ref (any order) under rule. -EINVAL for
+ * an empty side, -EDOM for STATS_BOOT_TEST values that are not positive and
+ * finite, -ENOMEM. */
+int stats_boot_compare(const double *ref, size_t n_ref, const double *d, size_t n,
+		       enum stats_boot_rule rule, struct stats_boot_verdict *out);
+/* Holm across the tested STATS_BOOT_TEST verdicts of v (one family, e.g. the
+ * cases of one mode): sets p_adj, proven and verdict; leaves the others. */
+int stats_boot_holm(struct stats_boot_verdict *v, size_t m);
+
+/* Boots per kernel for a two-sided Welch test at α = 0.05 to detect a
+ * relative difference effect with power 0.8, given the per-boot relative sd
+ * cv (pooled over both kernels; both as fractions, 0.01 = 1 %): the smallest
+ * n with n ≥ 2 ((t_{0.975} + t_{0.8}) cv / effect)², t at df = 2n − 2,
+ * and never below STATS_MIN_BOOTS. -EDOM for effect ≤ 0, cv < 0 or either
+ * not finite; -ERANGE past INT_MAX. */
+int stats_boots_needed(double cv, double effect);
 
 #endif

@@ -59,7 +59,8 @@ struct options {
 struct dataset {
 	const char *name;
 	struct stats_sample sample;	/* sorted once summarized; empty for --moments */
-	struct stats_summary sum;
+	struct stats_summary sum;	/* ministat's one-pass variance: what it prints */
+	struct stats_summary precise;	/* two-pass variance: our own options use this */
 };
 
 /* Indexed by a 1-based dataset number, or by the OR of several in a plot cell. */
@@ -282,7 +283,8 @@ static void load_dataset(const char *path, struct dataset *ds, const struct opti
 		fprintf(stderr, "Dataset %s must contain at least 3 data points\n", ds->name);
 		exit(2);
 	}
-	stats_sample_summarize(&ds->sample, &ds->sum);
+	stats_sample_summarize_ministat(&ds->sample, &ds->sum);
+	stats_sample_summarize(&ds->sample, &ds->precise);
 }
 
 /* A dataset known by "N,AVG,SD" alone, as in a cover letter. */
@@ -305,6 +307,7 @@ static void load_moments(const char *arg, struct dataset *ds)
 	ds->name = arg;
 	stats_sample_init(&ds->sample);
 	stats_summary_from_moments(n, mean, stddev, &ds->sum);
+	ds->precise = ds->sum;
 }
 
 /* The ASCII plot. Its frame spans every min, max and mean ± stddev in width
@@ -496,7 +499,7 @@ static void compare(const struct dataset *ref, const struct dataset *d, int inde
 	/* The level and the sizes (n ≥ 3) were checked on input: these cannot fail. */
 	stats_student_ministat(&ref->sum, &d->sum, o->conf, &c->student);
 	if (o->welch)
-		stats_welch(&ref->sum, &d->sum, o->conf, &c->welch);
+		stats_welch(&ref->precise, &d->precise, o->conf, &c->welch);
 	if (o->mann_whitney) {
 		stats_mann_whitney(r->v, r->n, s->v, s->n, &c->mw);
 		c->hl_status = stats_hodges_lehmann(r->v, r->n, s->v, s->n, o->conf, &c->hl);
@@ -657,7 +660,7 @@ static void json_interval(bool *first, const char *key, const struct stats_inter
 
 static void json_dataset(const struct dataset *ds, int index, const struct options *o)
 {
-	const struct stats_summary *s = &ds->sum;
+	const struct stats_summary *s = &ds->precise;
 	struct stats_percentiles p;
 	bool first = true;
 

@@ -25,13 +25,25 @@
 			sw_fail("%s printed as %s, expected %s", #value, got_, want); \
 	} while (0)
 
-static void summarize(const double *v, size_t n, struct stats_sample *s,
-		      struct stats_summary *out)
+static void fill(const double *v, size_t n, struct stats_sample *s)
 {
 	stats_sample_init(s);
 	for (size_t i = 0; i < n; i++)
 		sw_assert_eq(stats_sample_add(s, v[i]), 0);
+}
+
+static void summarize(const double *v, size_t n, struct stats_sample *s,
+		      struct stats_summary *out)
+{
+	fill(v, n, s);
 	stats_sample_summarize(s, out);
+}
+
+static void summarize_ministat(const double *v, size_t n, struct stats_sample *s,
+			       struct stats_summary *out)
+{
+	fill(v, n, s);
+	stats_sample_summarize_ministat(s, out);
 }
 
 static const double iguana[] = { 50, 200, 150, 400, 750, 400, 150 };
@@ -55,8 +67,8 @@ static void test_ministat_vectors(void)
 	struct stats_student t;
 
 	sw_subtest("iguana-chameleon-summary") {
-		summarize(iguana, 7, &x, &sx);
-		summarize(chameleon, 5, &p, &sp);
+		summarize_ministat(iguana, 7, &x, &sx);
+		summarize_ministat(chameleon, 5, &p, &sp);
 		sw_assert_eq(sx.n, 7);
 		sw_assert_eq(sp.n, 5);
 		sw_assert(sx.median == 200 && sp.median == 500);
@@ -178,13 +190,36 @@ static void test_descriptive(void)
 		sw_assert(stats_median(s.v, 3) == 2);
 		stats_sample_free(&s);
 	}
-	sw_subtest("one-pass-variance") {
+	sw_subtest("variance-both-forms") {
 		static const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 
 		summarize(v, 8, &s, &sum);
+		sw_assert(sum.mean == 5 && sum.var == 32.0 / 7);
+		sw_assert(sum.min == 2 && sum.max == 9);
+		stats_sample_free(&s);
+		summarize_ministat(v, 8, &s, &sum);
 		sw_assert(sum.mean == 5);
 		assert_near(sum.var, 32.0 / 7, 1e-12);
-		sw_assert(sum.min == 2 && sum.max == 9);
+		stats_sample_free(&s);
+	}
+	sw_subtest("two-pass-variance-of-equal-values") {
+		/* An icount case's per-boot medians: the one-pass form cancels to
+		 * a negative variance here, the two-pass form gives exactly 0. */
+		static const double v[] = { 14315.7, 14315.7, 14315.7 };
+
+		summarize(v, 3, &s, &sum);
+		sw_assert(sum.var == 0 && sum.stddev == 0 && sum.mean == 14315.7);
+		stats_sample_free(&s);
+		summarize_ministat(v, 3, &s, &sum);
+		sw_assert_f(sum.var < 0 && isnan(sum.stddev), "ministat's var %g", sum.var);
+		stats_sample_free(&s);
+	}
+	sw_subtest("two-pass-variance-large-offset") {
+		/* var of {0, 1, 2} is 1, also 1e9 away from 0. */
+		static const double v[] = { 1e9, 1e9 + 1, 1e9 + 2 };
+
+		summarize(v, 3, &s, &sum);
+		sw_assert(sum.var == 1 && sum.mean == 1e9 + 1);
 		stats_sample_free(&s);
 	}
 }
@@ -325,6 +360,282 @@ static void test_bootstrap(void)
 	}
 }
 
+static void test_welch_log(void)
+{
+	struct stats_welch_log w;
+
+	sw_subtest("welch-log-relative-difference") {
+		/* ln values {0, 0.1, −0.1} + ln 100 against the same + ln 2: the
+		 * ln-variances are both 0.01, so se = √(2 · 0.01 / 3), df = 4. */
+		double ref[3] = { 100, 100 * exp(0.1), 100 * exp(-0.1) }, d[3];
+
+		for (int i = 0; i < 3; i++)
+			d[i] = 2 * ref[i];
+		sw_assert_eq(stats_welch_log(ref, 3, d, 3, 95, &w), 0);
+		double half = stats_t_quantile(0.975, 4) * sqrt(0.02 / 3);
+
+		assert_near(w.log.diff, log(2), 1e-12);
+		assert_near(w.log.df, 4, 1e-9);
+		assert_near(w.rel, 1, 1e-12);
+		assert_near(w.rel_lo, 2 * exp(-half) - 1, 1e-9);
+		assert_near(w.rel_hi, 2 * exp(half) - 1, 1e-9);
+		sw_assert(stats_interval_excludes_zero(w.rel_lo, w.rel_hi));
+	}
+	sw_subtest("pooled-log-sd") {
+		/* ln values {0, 0.2} on both sides: variances 0.02, pooled √0.02. */
+		double v[2] = { 1, exp(0.2) }, w3[3] = { 1, exp(0.1), exp(0.2) };
+
+		assert_near(stats_pooled_log_sd(v, 2, v, 2), sqrt(0.02), 1e-12);
+		/* {0, 0.1, 0.2}: variance 0.01 with 2 df, pooled (0.02 + 0.02) / 3. */
+		assert_near(stats_pooled_log_sd(v, 2, w3, 3), sqrt(0.04 / 3), 1e-12);
+		sw_assert(isnan(stats_pooled_log_sd(v, 1, v, 2)));
+		v[0] = 0;
+		sw_assert(isnan(stats_pooled_log_sd(v, 2, w3, 3)));
+	}
+	sw_subtest("welch-log-domain") {
+		static const double ok[] = { 1, 2, 3 }, zero[] = { 1, 0, 3 }, neg[] = { 1, -2, 3 };
+		double inf[] = { 1, INFINITY, 3 };
+
+		sw_assert_errno(stats_welch_log(ok, 3, zero, 3, 95, &w), EDOM);
+		sw_assert_errno(stats_welch_log(neg, 3, ok, 3, 95, &w), EDOM);
+		sw_assert_errno(stats_welch_log(ok, 3, inf, 3, 95, &w), EDOM);
+		sw_assert_errno(stats_welch_log(ok, 1, ok, 3, 95, &w), EINVAL);
+	}
+}
+
+static void test_reporting_helpers(void)
+{
+	char buf[32];
+
+	sw_subtest("interval-excludes-zero") {
+		sw_assert(stats_interval_excludes_zero(1, 2));
+		sw_assert(stats_interval_excludes_zero(-2, -1));
+		sw_assert(!stats_interval_excludes_zero(-1, 1));
+		sw_assert(!stats_interval_excludes_zero(0, 1));
+		sw_assert(!stats_interval_excludes_zero(-1, 0));
+		sw_assert(!stats_interval_excludes_zero(NAN, NAN));
+		sw_assert(!stats_interval_excludes_zero(NAN, 1));
+		sw_assert(!stats_interval_excludes_zero(1, NAN));
+		sw_assert(!stats_interval_excludes_zero(1, INFINITY));
+		sw_assert(!stats_interval_excludes_zero(-INFINITY, -1));
+	}
+	sw_subtest("format-p") {
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), 0, false), "< 1e-300"));
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), 1e-320, false), "< 1e-300"));
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), NAN, false), "–"));
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), 0, true), "exact"));
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), NAN, true), "exact"));
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), 0.0123456, false), "0.0123"));
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), 2.5e-12, false), "2.5e-12"));
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), 1, false), "1"));
+	}
+}
+
+static void test_permutation(void)
+{
+	double p;
+
+	sw_subtest("permutation-hand-checked") {
+		/* {1,2,4} against {3,5}: the ten splits of {1..5} into 3 + 2 give
+		 * T = mean(pair) − mean(rest) of −2.5, −1.67, −0.83 (twice), 0
+		 * (twice), 0.83 (twice), 1.67 (observed) and 2.5, so four reach
+		 * |T_obs| (−1.67 only up to rounding): p = 4/10. */
+		static const double r[] = { 1, 2, 4 }, d[] = { 3, 5 };
+
+		sw_assert_eq(stats_permutation_test(r, 3, d, 2, &p), 0);
+		sw_assert_f(p == 0.4, "p = %g", p);
+	}
+	sw_subtest("permutation-smallest-p") {
+		static const double r[] = { 1, 2, 3, 4 }, d[] = { 5, 6, 7, 8 };
+
+		/* Only the observed split and its mirror image are as extreme. */
+		sw_assert_eq(stats_permutation_test(r, 3, d, 3, &p), 0);
+		sw_assert(p == 2.0 / 20);
+		sw_assert_eq(stats_permutation_test(r, 4, d, 4, &p), 0);
+		sw_assert(p == 2.0 / 70);
+		sw_assert_eq(stats_permutation_test(d, 4, r, 4, &p), 0);
+		sw_assert(p == 2.0 / 70);
+		sw_assert_eq(stats_permutation_test(r, 4, r, 4, &p), 0);
+		sw_assert(p == 1);
+	}
+	sw_subtest("permutation-min-p") {
+		assert_near(stats_permutation_min_p(3, 3), 0.1, 1e-15);
+		assert_near(stats_permutation_min_p(4, 4), 2.0 / 70, 1e-15);
+		assert_near(stats_permutation_min_p(5, 5), 2.0 / 252, 1e-15);
+		assert_near(stats_permutation_min_p(3, 4), 1.0 / 35, 1e-15);
+		assert_near(stats_permutation_min_p(4, 3), 1.0 / 35, 1e-15);
+	}
+	sw_subtest("permutation-limits") {
+		static double v[13];
+
+		for (int i = 0; i < 13; i++)
+			v[i] = i;
+		/* C(24, 12) = 2704156 splits: the largest equal sizes allowed. */
+		sw_assert_eq(stats_permutation_test(v, 12, v, 12, &p), 0);
+		sw_assert(p == 1);
+		sw_assert_errno(stats_permutation_test(v, 13, v, 13, &p), E2BIG);
+		/* One against many: cheap, and no deeper recursion than the group. */
+		static double many[100000];
+
+		many[0] = 1;
+		sw_assert_eq(stats_permutation_test(many, 100000, v + 1, 1, &p), 0);
+		sw_assert(p == 2.0 / 100001);
+		sw_assert_errno(stats_permutation_test(v, 0, v, 3, &p), EINVAL);
+	}
+}
+
+static void test_holm(void)
+{
+	sw_subtest("holm-hand-checked") {
+		/* Sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1: 0.02, 0.03, 0.06,
+		 * 0.04, and the last is raised to 0.06 by the step-down. */
+		static const double p[] = { 0.01, 0.04, 0.03, 0.005 };
+		double adj[4];
+
+		sw_assert_eq(stats_holm(p, 4, adj), 0);
+		assert_near(adj[0], 0.03, 1e-15);
+		assert_near(adj[1], 0.06, 1e-15);
+		assert_near(adj[2], 0.06, 1e-15);
+		assert_near(adj[3], 0.02, 1e-15);
+	}
+	sw_subtest("holm-cap-nan-in-place") {
+		double p[] = { 0.6, NAN, 0.5 };
+
+		sw_assert_eq(stats_holm(p, 3, p), 0);
+		sw_assert(p[0] == 1 && isnan(p[1]) && p[2] == 1);
+		double one[] = { 0.2 };
+
+		sw_assert_eq(stats_holm(one, 1, one), 0);
+		sw_assert(one[0] == 0.2);
+		sw_assert_eq(stats_holm(NULL, 0, NULL), 0);
+	}
+}
+
+static void test_boot_verdicts(void)
+{
+	static struct stats_boot_verdict v[3];
+	char buf[32];
+
+	sw_subtest("spread-exact") {
+		static const double r[] = { 100, 100, 100 }, d[] = { 90, 90, 90 };
+
+		sw_assert_eq(stats_boot_compare(r, 3, d, 3, STATS_BOOT_SPREAD, &v[0]), 0);
+		sw_assert(v[0].exact && v[0].proven && v[0].diff == -10 && v[0].rel == -0.1);
+		sw_assert(isnan(v[0].p) && isnan(v[0].rel_lo));
+		sw_assert_f(!strcmp(v[0].verdict, "-10.00 % (exact)"), "%s", v[0].verdict);
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), v[0].p, v[0].exact), "exact"));
+		sw_assert_eq(stats_boot_compare(r, 3, r, 3, STATS_BOOT_SPREAD, &v[0]), 0);
+		sw_assert(v[0].exact && !v[0].proven);
+		sw_assert_f(!strcmp(v[0].verdict, "No difference proven (exact)"), "%s", v[0].verdict);
+	}
+	sw_subtest("spread-three-times") {
+		static const double r[] = { 100, 101 }, close[] = { 102, 103 }, far[] = { 105, 106 };
+
+		sw_assert_eq(stats_boot_compare(r, 2, close, 2, STATS_BOOT_SPREAD, &v[0]), 0);
+		sw_assert(!v[0].exact && !v[0].proven && v[0].diff == 2 && v[0].spread == 1);
+		sw_assert_f(!strcmp(v[0].verdict, "No difference proven (|Δ| ≤ 3 × spread)"), "%s",
+			    v[0].verdict);
+		sw_assert_eq(stats_boot_compare(r, 2, far, 2, STATS_BOOT_SPREAD, &v[0]), 0);
+		sw_assert(v[0].proven);
+		sw_assert_f(!strcmp(v[0].verdict, "+4.98 %"), "%s", v[0].verdict);
+		sw_assert_eq(stats_boot_compare(r, 1, far, 1, STATS_BOOT_SPREAD, &v[0]), 0);
+		sw_assert(!v[0].tested && !v[0].proven);
+		sw_assert_f(!strcmp(v[0].verdict, "No difference proven (1 boot a side; ≥ 2 needed)"),
+			    "%s", v[0].verdict);
+	}
+	sw_subtest("test-needs-four-boots") {
+		static const double r[] = { 1.00, 1.01, 0.99 }, d[] = { 1.50, 1.51, 1.49 };
+
+		sw_assert_eq(stats_boot_compare(r, 3, d, 3, STATS_BOOT_TEST, &v[0]), 0);
+		sw_assert(!v[0].tested && !v[0].proven && v[0].p == 0.1);
+		sw_assert(stats_interval_excludes_zero(v[0].rel_lo, v[0].rel_hi));
+		sw_assert_f(!strcmp(v[0].verdict, "No difference proven (3 boots a side; ≥ 4 needed)"),
+			    "%s", v[0].verdict);
+		sw_assert_eq(stats_boot_compare(r, 3, d, 2, STATS_BOOT_TEST, &v[0]), 0);
+		sw_assert_f(!strcmp(v[0].verdict,
+				    "No difference proven (3 vs 2 boots; ≥ 4 a side needed)"),
+			    "%s", v[0].verdict);
+	}
+	sw_subtest("test-proven-then-holm") {
+		static const double r[] = { 1.00, 1.01, 0.99, 1.02 }, d[] = { 1.10, 1.11, 1.09, 1.12 };
+		static const double one[] = { 1 }, bad[] = { 1, 0, 1, 1 };
+
+		sw_assert_eq(stats_boot_compare(r, 4, d, 4, STATS_BOOT_TEST, &v[0]), 0);
+		sw_assert(v[0].tested && v[0].proven && v[0].p == 2.0 / 70 && v[0].p_adj == v[0].p);
+		/* The ratio of geometric means, 1.10494 / 1.00494. */
+		assert_near(v[0].rel, 0.0995142, 1e-6);
+		sw_assert_f(!strcmp(v[0].verdict, "+9.95 %"), "%s", v[0].verdict);
+		sw_assert(v[0].cv > 0.008 && v[0].cv < 0.02);
+		/* Two such cases: 2 · 2/70 = 0.057 after Holm, no longer proven;
+		 * an untested case (one boot) does not count in the family. */
+		v[1] = v[0];
+		sw_assert_eq(stats_boot_compare(one, 1, one, 1, STATS_BOOT_TEST, &v[2]), 0);
+		sw_assert_eq(stats_boot_holm(v, 3), 0);
+		assert_near(v[0].p_adj, 4.0 / 70, 1e-15);
+		sw_assert(!v[0].proven && !v[1].proven && !v[2].proven && isnan(v[2].p_adj));
+		sw_assert_f(!strcmp(v[0].verdict, "No difference proven"), "%s", v[0].verdict);
+		sw_assert_errno(stats_boot_compare(r, 4, bad, 4, STATS_BOOT_TEST, &v[0]), EDOM);
+		sw_assert_errno(stats_boot_compare(r, 0, d, 4, STATS_BOOT_TEST, &v[0]), EINVAL);
+		/* A spread verdict keeps non-positive values, without a cv. */
+		sw_assert_eq(stats_boot_compare(r, 4, bad, 4, STATS_BOOT_SPREAD, &v[0]), 0);
+		sw_assert(isnan(v[0].cv));
+	}
+	sw_subtest("test-nan-interval-not-proven") {
+		/* Zero spread on both sides: Welch's interval collapses onto the
+		 * difference, the permutation test still answers. */
+		static const double r[] = { 2, 2, 2, 2 }, d[] = { 3, 3, 3, 3 };
+
+		sw_assert_eq(stats_boot_compare(r, 4, d, 4, STATS_BOOT_TEST, &v[0]), 0);
+		sw_assert(v[0].exact && v[0].proven && v[0].rel_lo == v[0].rel_hi);
+		assert_near(v[0].rel, 0.5, 1e-15);
+		sw_assert(!strcmp(stats_format_p(buf, sizeof(buf), v[0].p, v[0].exact), "exact"));
+		v[0].rel_lo = NAN;
+		v[0].p_adj = 0;
+		sw_assert_eq(stats_boot_holm(v, 1), 0);
+		sw_assert(!v[0].proven);
+	}
+}
+
+static void test_boots_needed(void)
+{
+	sw_subtest("boots-needed-hand-checked") {
+		/* cv 1 %, effect 2 %: 2 ((t + t') / 2)² is 5.10 at n = 5 (df 8) and
+		 * 4.83 at n = 6 (df 10). */
+		sw_assert_eq(stats_boots_needed(0.01, 0.02), 6);
+		sw_assert_eq(stats_boots_needed(0, 0.02), STATS_MIN_BOOTS);
+		sw_assert_eq(stats_boots_needed(0.001, 0.5), STATS_MIN_BOOTS);
+		/* Normal approximation 2 (2.8016 · 4)² = 251.2, t adds about 1. */
+		int n = stats_boots_needed(0.2, 0.05);
+
+		sw_assert_f(n >= 252 && n <= 254, "n = %d", n);
+	}
+	sw_subtest("boots-needed-monotone") {
+		int last = 0;
+
+		for (double cv = 0; cv <= 0.5; cv += 0.01) {
+			int n = stats_boots_needed(cv, 0.05);
+
+			sw_assert_f(n >= last, "cv %g: %d < %d", cv, n, last);
+			last = n;
+		}
+		last = stats_boots_needed(0.1, 0.005);
+		for (double effect = 0.01; effect <= 1; effect += 0.01) {
+			int n = stats_boots_needed(0.1, effect);
+
+			sw_assert_f(n <= last && n >= STATS_MIN_BOOTS, "effect %g: %d > %d", effect,
+				    n, last);
+			last = n;
+		}
+	}
+	sw_subtest("boots-needed-domain") {
+		sw_assert_errno(stats_boots_needed(0.1, 0), EDOM);
+		sw_assert_errno(stats_boots_needed(-0.1, 0.1), EDOM);
+		sw_assert_errno(stats_boots_needed(NAN, 0.1), EDOM);
+		sw_assert_errno(stats_boots_needed(0.1, INFINITY), EDOM);
+		sw_assert_errno(stats_boots_needed(1e6, 1e-6), ERANGE);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	sw_test_init("stats", argc, argv);
@@ -335,5 +646,11 @@ int main(int argc, char **argv)
 	test_welch();
 	test_rank_methods();
 	test_bootstrap();
+	test_welch_log();
+	test_reporting_helpers();
+	test_permutation();
+	test_holm();
+	test_boot_verdicts();
+	test_boots_needed();
 	return sw_test_exit();
 }
