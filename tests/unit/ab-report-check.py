@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Runs sw-ab-report on small fabricated raw directories.
+
+usage: ab-report-check.py SW_AB_REPORT SYNCWAY_MINISTAT
+
+The fabricated data has known answers: wall-clock boots in a slow or a fast
+state (as under TCG) that the floor division must cancel, a real difference
+that must be proven, controls that must not be, exact icount values. Also
+checks that a JSON line lacking a key the report needs stops it, naming the
+file and the key. Each check is a subtest with a PASS/FAIL line (and a JSON
+line in $SYNCWAY_TEST_JSON, like tests/lib/harness.h); ends with
+"N passed, N failed".
+"""
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+KERNELS = ('base', 'patched')
+WALL_BOOTS = 6
+# Per case: icount per-boot medians per kernel, wall ns per kernel in a fast boot.
+ICOUNT = {
+    ('floor', 0): ([494, 494], [494, 494]),
+    ('wait', 1): ([1963, 1963], [1266, 1266]),
+    ('eventfd', 1): ([800, 800], [800, 800]),
+    ('transfer', 1): ([900, 903], [901, 904]),
+}
+WALL = {('floor', 0): (1000, 1000), ('wait', 1): (3000, 2000), ('eventfd', 1): (1500, 1500),
+        ('transfer', 1): (1800, 1800)}
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, message):
+    if not cond:
+        raise Failure(message)
+
+
+def micro_line(case, handles, samples):
+    return json.dumps({'bench': 'syncobj', 'case': case, 'handles': handles,
+                       'samples': samples}, separators=(',', ':')) + '\n'
+
+
+def frame_lines(fps, rng):
+    """12 s of presented frames at about fps, with a client commit each frame."""
+    out, t, n = [], 10**9, 0
+    while t < 14 * 10**9:
+        n += 1
+        frame = {'type': 'frame', 't_ns': t, 'output': 'HEADLESS-1', 'frame': n,
+                 'presented': True}
+        if n > 1:
+            frame['interval_ns'] = int(1e9 / fps)
+        frame.update({'cpu_user_ns': 4000, 'cpu_sys_ns': 2000, 'syncobj_ioctls': 2,
+                      'syncobj_ns': 3000, 'syncobj': {'wait': [1, 0, 0, 1500],
+                                                      'timeline_signal': [1, 0, 0, 1500]},
+                      'commits': 1})
+        out.append(json.dumps(frame, separators=(',', ':')) + '\n')
+        out.append(json.dumps({'type': 'commit', 't_ns': t - 1000, 'surface': 1, 'seq': n},
+                              separators=(',', ':')) + '\n')
+        t += int(1e9 / fps * rng.uniform(0.98, 1.02))
+    return out
+
+
+def fabricate(raw, wall_boots=WALL_BOOTS):
+    rng = random.Random(7)
+    os.makedirs(raw)
+    with open(os.path.join(raw, 'meta.txt'), 'w') as f:
+        f.write('date=fabricated\ncommand=ab-report-check.py\n')
+    for k, kernel in enumerate(KERNELS):
+        for r in range(2):
+            with open(os.path.join(raw, 'micro-icount-%s-r%d.jsonl' % (kernel, r + 1)), 'w') as f:
+                for (case, handles), values in ICOUNT.items():
+                    f.write(micro_line(case, handles, [values[k][r]] * 5))
+        # Base boots mostly slow (2.3 times), patched ones mostly fast: the
+        # raw nanoseconds of the controls differ, their ratio to the floor not.
+        slow = [r < 4 for r in range(wall_boots)] if k == 0 else [r < 2 for r in range(wall_boots)]
+        for r in range(wall_boots):
+            state = 2.3 if slow[r] else 1.0
+            with open(os.path.join(raw, 'micro-wall-%s-r%d.jsonl' % (kernel, r + 1)), 'w') as f:
+                for (case, handles), ns in WALL.items():
+                    boot = ns[k] * state * rng.uniform(0.99, 1.01)
+                    f.write(micro_line(case, handles,
+                                       [round(boot * rng.uniform(0.98, 1.02), 3) for _ in range(8)]))
+            with open(os.path.join(raw, 'frame-wall-%s-r%d.jsonl' % (kernel, r + 1)), 'w') as f:
+                f.writelines(frame_lines((100, 110)[k] * rng.uniform(0.99, 1.01), rng))
+
+
+class Tool:
+    def __init__(self, report, ministat, work):
+        self.report = report
+        self.ministat = ministat
+        self.work = work
+        self.count = 0
+
+    def run(self, raw, status=0):
+        self.count += 1
+        out = os.path.join(self.work, 'out%d' % self.count)
+        os.makedirs(out)
+        p = subprocess.run([self.report, '--raw', raw, '--out', os.path.join(out, 'ab.md'),
+                            '--plots', os.path.join(out, 'ab'), '--ministat', self.ministat],
+                           capture_output=True, text=True, timeout=120)
+        check(p.returncode == status, 'status %d, expected %d: %s' % (p.returncode, status,
+                                                                        p.stderr.strip()))
+        md = ''
+        if status == 0:
+            with open(os.path.join(out, 'ab.md')) as f:
+                md = f.read()
+        return md, p.stderr
+
+    def raw(self, name, **kw):
+        raw = os.path.join(self.work, name)
+        fabricate(raw, **kw)
+        return raw
+
+
+def section(md, title):
+    start = md.index(title)
+    end = md.find('\n## ', start + 1)
+    return md[start:end if end >= 0 else len(md)]
+
+
+def row(table, case, handles):
+    for line in table.splitlines():
+        if line.startswith('| %s | %d |' % (case, handles)):
+            return line
+    raise Failure('no row for %s/%d' % (case, handles))
+
+
+def verdicts_per_boot(t):
+    md, _ = t.run(t.raw('raw-full'))
+    # The appendix is ministat's own output, which prints -nan where its
+    # one-pass variance cancels; the report's own numbers never do.
+    check(not re.search(r'\bnan\b', md[:md.index('## Appendix')], re.I), 'the report prints nan')
+    wall = section(md, '## Per-ioctl cost, wall mode')
+    check('reference' in row(wall, 'floor', 0), 'floor is not the reference: %s' % row(wall, 'floor', 0))
+    check(re.search(r'\| -3[23]\.\d\d % \|', row(wall, 'wait', 1)),
+          'wait not proven −33 %%: %s' % row(wall, 'wait', 1))
+    for case in ('eventfd', 'transfer'):
+        # Their pooled batches differ (more slow boots on base); per boot /floor they do not.
+        check('| No difference proven |' in row(wall, case, 1), '%s: %s' % (case, row(wall, case, 1)))
+    check('no difference proven, as expected' in wall, 'wall controls flagged')
+    icount = section(md, '## Per-ioctl cost, icount mode')
+    check('-35.51 % (exact)' in row(icount, 'wait', 1), 'icount wait: %s' % row(icount, 'wait', 1))
+    check('No difference proven (exact)' in row(icount, 'eventfd', 1), row(icount, 'eventfd', 1))
+    check('No difference proven (|Δ| ≤ 3 × spread)' in row(icount, 'transfer', 1),
+          row(icount, 'transfer', 1))
+    frames = section(md, '## Frame benchmark')
+    check(re.search(r'verdict: \+(9\.[5-9]|10\.[0-4])\d %', frames), 'frame verdict: %s' % frames[:2000])
+    check('vkgears-compatible' not in md, 'output FPS called vkgears-compatible')
+
+
+def too_few_boots(t):
+    md, _ = t.run(t.raw('raw-3', wall_boots=3))
+    wall = section(md, '## Per-ioctl cost, wall mode')
+    check('No difference proven (3 boots a side; ≥ 4 needed)' in row(wall, 'wait', 1),
+          row(wall, 'wait', 1))
+    check('verdict: No difference proven (3 boots a side; ≥ 4 needed)' in md, 'frame verdict')
+
+
+def edit_line(path, index, drop):
+    with open(path) as f:
+        lines = f.readlines()
+    obj = json.loads(lines[index])
+    del obj[drop]
+    lines[index] = json.dumps(obj, separators=(',', ':')) + '\n'
+    with open(path, 'w') as f:
+        f.writelines(lines)
+
+
+def missing_keys_stop(t):
+    for name, index, key in (('micro-wall-base-r2.jsonl', 1, 'handles'),
+                             ('micro-icount-patched-r1.jsonl', 0, 'samples'),
+                             ('micro-wall-patched-r1.jsonl', 2, 'case'),
+                             ('frame-wall-base-r1.jsonl', 600, 'presented'),
+                             ('frame-wall-patched-r3.jsonl', 800, 'cpu_sys_ns'),
+                             ('frame-wall-patched-r3.jsonl', 801, 't_ns')):
+        raw = t.raw('raw-%s-%s' % (name, key))
+        edit_line(os.path.join(raw, name), index, key)
+        _, err = t.run(raw, status=1)
+        check(name in err and '"%s"' % key in err, 'missing %s in %s: %r' % (key, name, err))
+
+
+def optional_key_is_optional(t):
+    raw = t.raw('raw-optional')
+    edit_line(os.path.join(raw, 'frame-wall-base-r1.jsonl'), 600, 'interval_ns')
+    t.run(raw)
+
+
+CHECKS = [verdicts_per_boot, too_few_boots, missing_keys_stop, optional_key_is_optional]
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    report, ministat = (os.path.abspath(a) for a in sys.argv[1:])
+    passed = failed = 0
+    work = tempfile.mkdtemp()
+    try:
+        t = Tool(report, ministat, work)
+        for fn in CHECKS:
+            name = fn.__name__.replace('_', '-')
+            start = time.monotonic()
+            try:
+                fn(t)
+                result, message = 'pass', ''
+                passed += 1
+            except (Failure, ValueError, KeyError, IndexError, subprocess.TimeoutExpired) as e:
+                result, message = 'fail', '%s: %s' % (type(e).__name__, e)
+                failed += 1
+            ms = (time.monotonic() - start) * 1000
+            print('%s ab-report/%s%s' % (result.upper(), name,
+                                         ': ' + message if message else ' (%.0f ms)' % ms))
+            if os.environ.get('SYNCWAY_TEST_JSON'):
+                with open(os.environ['SYNCWAY_TEST_JSON'], 'a') as f:
+                    f.write(json.dumps({'suite': 'ab-report', 'subtest': name,
+                                        'result': result, 'ms': round(ms, 3),
+                                        'message': message}, separators=(',', ':')) + '\n')
+    finally:
+        shutil.rmtree(work)
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
