@@ -1,7 +1,9 @@
 #!/bin/sh
 # One boot of the A/B benchmark, run inside a guest by tools/report:
 #   sh bench/guest-ab.sh MODE KERNEL ROUND OUTDIR
-# MODE icount: the per-ioctl microbenchmark only (guest ns = instructions).
+# MODE icount: the per-ioctl microbenchmark (guest ns = instructions), then
+#              the GPU-offload frame benchmark: syncway headless with
+#              syncway-offload, explicit sync and the no-sync control.
 # MODE wall:   the microbenchmark, then the frame benchmark (syncway headless,
 #              one output, explicit-sync client(s) in mailbox mode, all on the
 #              guest's one vCPU).
@@ -11,6 +13,9 @@
 #   SYNCWAY_BENCH_CLIENT       client command (default: sync-client unthrottled)
 #   SYNCWAY_BENCH_OUTPUT       headless mode WxH@HZ (default 256x256@1000)
 #   SYNCWAY_BENCH_KMALLOC=1    also run tests/kernel/syncobj-kmalloc-count
+#   SYNCWAY_BENCH_OFFLOAD_SECS measured window of each offload run (guest s;
+#                              0 = none), after SYNCWAY_BENCH_OFFLOAD_WARMUP
+#                              (default 2)
 set -u
 mode=$1 kernel=$2 round=$3 out=$4
 mkdir -p "$out"
@@ -25,6 +30,26 @@ echo "  micro: $(grep -c . "$out/micro-$tag.jsonl") cases"
 if [ "${SYNCWAY_BENCH_KMALLOC:-0}" = 1 ] && [ ! -s "$out/../kmalloc-$kernel.json" ]; then
 	build/tests/kernel/syncobj-kmalloc-count --out "$out/../kmalloc-$kernel.json" \
 		>"$out/kmalloc-$kernel.txt" 2>&1 || echo "  kmalloc-count failed (see $out/kmalloc-$kernel.txt)"
+fi
+# The offload runs write to the guest's tmpfs and copy at the end: no 9p
+# traffic while frames are counted.
+offload_secs=${SYNCWAY_BENCH_OFFLOAD_SECS:-0}
+if [ "$mode" = icount ] && [ "$offload_secs" != 0 ]; then
+	export XDG_RUNTIME_DIR=/run/user/0 WLR_BACKENDS=headless WLR_RENDERER=pixman
+	for sync in explicit none; do
+		t=/tmp/offload-$tag-$sync
+		mkdir -p "$t"
+		SYNCWAY_EXPLICIT_SYNC=$([ "$sync" = none ] && echo 0 || echo 1) \
+			build/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" \
+			--headless-size "${SYNCWAY_BENCH_OFFLOAD_OUTPUT:-64x64@60}" \
+			-s "build/clients/syncway-offload --sync $sync --warmup ${SYNCWAY_BENCH_OFFLOAD_WARMUP:-2} \
+				--duration $offload_secs --json $t/client.jsonl >$t/client.txt 2>&1" \
+			>/dev/null 2>"$t/syncway.log"
+		rc=$?
+		for f in "$t"/*; do cp "$f" "$out/offload-$tag-$sync-${f##*/}"; done
+		[ $rc = 0 ] || { echo "  offload run ($sync) failed ($rc), see $out/offload-$tag-$sync-*"; exit 1; }
+		echo "  offload ($sync): $(head -n 1 "$t/client.txt")"
+	done
 fi
 secs=${SYNCWAY_BENCH_FRAME_SECS:-0}
 if [ "$mode" = wall ] && [ "$secs" -gt 0 ]; then
