@@ -794,7 +794,7 @@ static void boot_spread_decide(struct stats_boot_verdict *v)
 	else if (v->exact)
 		snprintf(v->verdict, sizeof(v->verdict), "No difference proven (exact)");
 	else
-		snprintf(v->verdict, sizeof(v->verdict), "No difference proven (|Δ| ≤ 3 × spread)");
+		snprintf(v->verdict, sizeof(v->verdict), "No difference proven (Δ within 3 × spread)");
 }
 
 static void boot_test_decide(struct stats_boot_verdict *v)
