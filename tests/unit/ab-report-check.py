@@ -27,6 +27,10 @@ WALL_BOOTS = 6
 ICOUNT = {
     ('floor', 0): ([494, 494], [494, 494]),
     ('wait', 1): ([1963, 1963], [1266, 1266]),
+    ('timeline_wait', 1): ([2054, 2054], [1457, 1457]),
+    ('reset', 1): ([1345, 1345], [1010, 1010]),
+    ('timeline_signal', 1): ([2343, 2343], [1841, 1841]),
+    ('timeline_signal', 2): ([3048, 3048], [2546, 2546]),
     ('eventfd', 1): ([800, 800], [800, 800]),
     ('transfer', 1): ([900, 903], [901, 904]),
 }
@@ -68,6 +72,37 @@ def frame_lines(fps, rng):
     return out
 
 
+# The GPU-offload runs: client frames/s per kernel and sync mode, per boot.
+OFFLOAD_FPS = {('base', 'explicit'): (12000.5, 12003.7), ('patched', 'explicit'): (12515.2, 12519.6),
+               ('base', 'none'): (16908.3, 16919.6), ('patched', 'none'): (16909.2, 16905.4)}
+# Client calls per frame and their handles, as syncway-offload makes them.
+OFFLOAD_CALLS = {'wait': 1, 'timeline_wait': 1, 'reset': 1, 'timeline_signal': 2}
+
+
+def offload_files(raw, kernel, r, sync, fps):
+    """One offload run: the client's summary and the compositor's lines of a
+    3 s window (60 output frames a second), plus frames outside it."""
+    prefix = os.path.join(raw, 'offload-icount-%s-r%d-%s-' % (kernel, r, sync))
+    t0, t1 = 2 * 10**9, 5 * 10**9
+    frames = round(fps * 3)
+    explicit = sync == 'explicit'
+    calls = {k: [frames, 0, 0, 0] for k in OFFLOAD_CALLS} if explicit else {}
+    with open(prefix + 'client.jsonl', 'w') as f:
+        f.write(json.dumps({'type': 'summary', 'client': 'syncway-offload', 'sync': sync,
+                            'window_start_ns': t0, 'window_end_ns': t1, 'frames': frames,
+                            'fps': fps, 'idle_ns': 0, 'busy_ns_per_frame': 1e9 / fps,
+                            'cpu_user_ns': 10**8, 'cpu_sys_ns': 10**8, 'syncobj': calls,
+                            'handles_per_call': OFFLOAD_CALLS}, separators=(',', ':')) + '\n')
+    with open(prefix + 'syncway.jsonl', 'w') as f:
+        per_frame = frames / 180
+        for n in range(240):
+            t = t0 - 10**9 // 2 + n * (10**9 // 60)
+            so = {'timeline_wait': [per_frame, 0, 0, 0],
+                  'timeline_signal': [per_frame, 0, 0, 0]} if explicit else {}
+            f.write(json.dumps({'type': 'frame', 't_ns': t, 'presented': True, 'syncobj': so},
+                               separators=(',', ':')) + '\n')
+
+
 def fabricate(raw, wall_boots=WALL_BOOTS):
     rng = random.Random(7)
     os.makedirs(raw)
@@ -78,6 +113,8 @@ def fabricate(raw, wall_boots=WALL_BOOTS):
             with open(os.path.join(raw, 'micro-icount-%s-r%d.jsonl' % (kernel, r + 1)), 'w') as f:
                 for (case, handles), values in ICOUNT.items():
                     f.write(micro_line(case, handles, [values[k][r]] * 5))
+            for sync in ('explicit', 'none'):
+                offload_files(raw, kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r])
         # Base boots mostly slow (2.3 times), patched ones mostly fast: the
         # raw nanoseconds of the controls differ, their ratio to the floor not.
         slow = [r < 4 for r in range(wall_boots)] if k == 0 else [r < 2 for r in range(wall_boots)]
@@ -151,7 +188,7 @@ def verdicts_per_boot(t):
     check('No difference proven (exact)' in row(icount, 'eventfd', 1), row(icount, 'eventfd', 1))
     check('No difference proven (Δ within 3 × spread)' in row(icount, 'transfer', 1),
           row(icount, 'transfer', 1))
-    frames = section(md, '## Frame benchmark')
+    frames = section(md, '## Frame benchmark (wall clock)')
     check(re.search(r'verdict: \+(9\.[5-9]|10\.[0-4])\d %', frames), 'frame verdict: %s' % frames[:2000])
     check('vkgears-compatible' not in md, 'output FPS called vkgears-compatible')
 
@@ -162,6 +199,23 @@ def too_few_boots(t):
     check('No difference proven (3 boots a side; ≥ 4 needed)' in row(wall, 'wait', 1),
           row(wall, 'wait', 1))
     check('verdict: No difference proven (3 boots a side; ≥ 4 needed)' in md, 'frame verdict')
+
+
+def offload_frames(t):
+    md, _ = t.run(t.raw('raw-offload'))
+    frames = section(md, '## Frame benchmark: GPU-offload client')
+    check(re.search(r'\| client frames/s, explicit sync \| 2 / 2 \|.*\| \*\*\+4\.29 %\*\* \|', frames),
+          'explicit-sync verdict: %s' % frames[:3000])
+    check(re.search(r'\| client frames/s, no sync \(control\) \|.*\*\*No difference proven', frames),
+          'control verdict')
+    # Predicted: client 697 + 597 + 335 + 502, compositor (1 call each per
+    # client frame) 597 + 502 instructions less per frame.
+    check('| | **total** | | | | | **-3230** |' in frames, 'prediction: %s' % frames)
+    m = re.search(r'Measured / predicted = ([-+]\d+) / -3230 = \*\*(\d\.\d\d)', frames)
+    check(m, 'no consistency ratio')
+    check(1.0 < float(m.group(2)) < 1.1, 'ratio %s' % m.group(2))
+    check('Warning: a run idled' not in frames, 'idle warning without idle time')
+    check('"handles"' not in md, 'stray JSON')
 
 
 def edit_line(path, index, drop):
@@ -180,7 +234,9 @@ def missing_keys_stop(t):
                              ('micro-wall-patched-r1.jsonl', 2, 'case'),
                              ('frame-wall-base-r1.jsonl', 600, 'presented'),
                              ('frame-wall-patched-r3.jsonl', 800, 'cpu_sys_ns'),
-                             ('frame-wall-patched-r3.jsonl', 801, 't_ns')):
+                             ('frame-wall-patched-r3.jsonl', 801, 't_ns'),
+                             ('offload-icount-base-r1-explicit-client.jsonl', 0, 'busy_ns_per_frame'),
+                             ('offload-icount-patched-r2-none-syncway.jsonl', 40, 'presented')):
         raw = t.raw('raw-%s-%s' % (name, key))
         edit_line(os.path.join(raw, name), index, key)
         _, err = t.run(raw, status=1)
@@ -193,7 +249,8 @@ def optional_key_is_optional(t):
     t.run(raw)
 
 
-CHECKS = [verdicts_per_boot, too_few_boots, missing_keys_stop, optional_key_is_optional]
+CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, missing_keys_stop,
+          optional_key_is_optional]
 
 
 def main():
