@@ -19,7 +19,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
+
+import subtests
+from subtests import Failure, check
 
 KERNELS = ('base', 'patched')
 WALL_BOOTS = 6
@@ -36,15 +38,6 @@ ICOUNT = {
 }
 WALL = {('floor', 0): (1000, 1000), ('wait', 1): (3000, 2000), ('eventfd', 1): (1500, 1500),
         ('transfer', 1): (1800, 1800)}
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, message):
-    if not cond:
-        raise Failure(message)
 
 
 def micro_line(case, handles, samples):
@@ -257,32 +250,11 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     report, ministat = (os.path.abspath(a) for a in sys.argv[1:])
-    passed = failed = 0
     work = tempfile.mkdtemp()
     try:
-        t = Tool(report, ministat, work)
-        for fn in CHECKS:
-            name = fn.__name__.replace('_', '-')
-            start = time.monotonic()
-            try:
-                fn(t)
-                result, message = 'pass', ''
-                passed += 1
-            except (Failure, ValueError, KeyError, IndexError, subprocess.TimeoutExpired) as e:
-                result, message = 'fail', '%s: %s' % (type(e).__name__, e)
-                failed += 1
-            ms = (time.monotonic() - start) * 1000
-            print('%s ab-report/%s%s' % (result.upper(), name,
-                                         ': ' + message if message else ' (%.0f ms)' % ms))
-            if os.environ.get('SYNCWAY_TEST_JSON'):
-                with open(os.environ['SYNCWAY_TEST_JSON'], 'a') as f:
-                    f.write(json.dumps({'suite': 'ab-report', 'subtest': name,
-                                        'result': result, 'ms': round(ms, 3),
-                                        'message': message}, separators=(',', ':')) + '\n')
+        return subtests.run('ab-report', CHECKS, Tool(report, ministat, work))
     finally:
         shutil.rmtree(work)
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
 
 
 if __name__ == '__main__':

@@ -11,21 +11,14 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
+
+import subtests
+from subtests import check
 
 IGUANA = '50\n200\n150\n400\n750\n400\n150\n'
 CHAMELEON = '150\n400\n720\n500\n930\n'
 EXTRA_PREFIXES = ('\tmedian ', "Welch's t", '\t(t = ', 'Mann-Whitney', 'Hodges-Lehmann',
                   'Bootstrap difference', '\t(B = ')
-
-
-class Failure(Exception):
-    pass
-
-
-def check(cond, message):
-    if not cond:
-        raise Failure(message)
 
 
 class Tool:
@@ -166,29 +159,8 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     path = os.path.abspath(sys.argv[1])
-    passed = failed = 0
     with tempfile.TemporaryDirectory() as work:
-        t = Tool(path, work)
-        for fn in CHECKS:
-            name = fn.__name__.replace('_', '-')
-            start = time.monotonic()
-            try:
-                fn(t)
-                result, message = 'pass', ''
-                passed += 1
-            except (Failure, ValueError, KeyError, IndexError, subprocess.TimeoutExpired) as e:
-                result, message = 'fail', '%s: %s' % (type(e).__name__, e)
-                failed += 1
-            ms = (time.monotonic() - start) * 1000
-            print('%s syncway-ministat/%s%s' % (result.upper(), name,
-                                                ': ' + message if message else ' (%.0f ms)' % ms))
-            if os.environ.get('SYNCWAY_TEST_JSON'):
-                with open(os.environ['SYNCWAY_TEST_JSON'], 'a') as f:
-                    f.write(json.dumps({'suite': 'syncway-ministat', 'subtest': name,
-                                        'result': result, 'ms': round(ms, 3),
-                                        'message': message}, separators=(',', ':')) + '\n')
-    print('%d passed, %d failed' % (passed, failed))
-    return 1 if failed else 0
+        return subtests.run('syncway-ministat', CHECKS, Tool(path, work))
 
 
 if __name__ == '__main__':
