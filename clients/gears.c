@@ -29,7 +29,7 @@
 #include "renderer.h"
 #include "syncobj.h"
 #include "timeline.h"
-#include "xdg-shell-client-protocol.h"
+#include "window.h"
 
 #define MAX_BUFFERS 8
 #define FINAL_RELEASE_TIMEOUT_NS 2000000000LL
@@ -53,12 +53,10 @@ struct options {
 struct gears {
 	struct options opt;
 	struct sw_display *display;
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *xdg_toplevel;
+	struct sw_window window;
 	struct wp_linux_drm_syncobj_surface_v1 *sync_surface;
 	struct wl_callback *frame_cb;
-	bool configured, closed, frame_pending;
+	bool frame_pending;
 
 	int drm_fd, card_fd;
 	struct sw_syncobj_stats stats; /* main thread */
@@ -97,39 +95,7 @@ static void fail(struct gears *g, const char *fmt, ...)
 	g->failures++;
 }
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list args;
-	va_start(args, fmt);
-	fputs("syncway-gears: ", stderr);
-	vfprintf(stderr, fmt, args);
-	fputc('\n', stderr);
-	va_end(args);
-	exit(2);
-}
-
-/* --- xdg-shell and frame callbacks ---------------------------------------- */
-
-static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
-{
-	struct gears *g = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	g->configured = true;
-}
-static const struct xdg_surface_listener xdg_surface_listener = { .configure = xdg_surface_configure };
-
-/* The size is ours (--size): the buffers and the Vulkan image are made once. */
-static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h, struct wl_array *s) {}
-static void toplevel_close(void *data, struct xdg_toplevel *t)
-{
-	struct gears *g = data;
-	g->closed = true;
-}
-static const struct xdg_toplevel_listener toplevel_listener = {
-	.configure = toplevel_configure,
-	.close = toplevel_close,
-};
+/* --- frame callbacks ------------------------------------------------------ */
 
 static void frame_done(void *data, struct wl_callback *cb, uint32_t time)
 {
@@ -218,7 +184,7 @@ static void draw_and_commit(struct gears *g, struct sw_buffer *b)
 	sw_scene_build(&g->scene, g->opt.width, g->opt.height, 100.0 * t);
 	int sync_file = -1;
 	if (!sw_renderer_draw(g->renderer, &g->scene, b, &sync_file))
-		die("%s renderer failed", g->renderer->impl->name);
+		sw_die("%s renderer failed", g->renderer->impl->name);
 	g->render_ns += sw_syncobj_now_ns() - r0;
 	/* Is the GPU still busy when the frame is committed? (lavapipe may
 	 * export a sync_file that has already signalled.) */
@@ -235,19 +201,19 @@ static void draw_and_commit(struct gears *g, struct sw_buffer *b)
 		b->checksum = sw_buffer_checksum(b);
 
 	uint64_t seq = g->committed;
-	struct sw_frame *fr = sw_present_track(&g->present, g->surface, seq);
+	struct sw_frame *fr = sw_present_track(&g->present, g->window.surface, seq);
 	uint64_t acquire = ++g->acquire->point;
 	if (g->worker) {
 		sw_acquire_worker_queue(g->worker, acquire, seq, (int64_t)g->opt.gpu_time_ms * 1000000);
 	} else if (sync_file >= 0) {
 		/* The GPU signals the point: its sync_file goes into it. */
 		if (sw_syncobj_point_import_sync_file(&g->stats, g->drm_fd, g->acquire->handle, acquire, sync_file))
-			die("importing the render sync_file into acquire point %" PRIu64 ": %s", acquire,
+			sw_die("importing the render sync_file into acquire point %" PRIu64 ": %s", acquire,
 			    strerror(errno));
 		g->gpu_acquires++;
 	} else {
 		if (sw_timeline_signal(g->acquire, &g->stats, acquire))
-			die("signalling acquire point %" PRIu64 ": %s", acquire, strerror(errno));
+			sw_die("signalling acquire point %" PRIu64 ": %s", acquire, strerror(errno));
 		if (fr)
 			fr->acquire_ns = sw_display_now_ns(g->display);
 	}
@@ -255,19 +221,19 @@ static void draw_and_commit(struct gears *g, struct sw_buffer *b)
 		close(sync_file);
 	uint64_t release = sw_buffer_next_release(b);
 	if (!release)
-		die("arming the release eventfd: %s", strerror(errno));
+		sw_die("arming the release eventfd: %s", strerror(errno));
 	wp_linux_drm_syncobj_surface_v1_set_acquire_point(g->sync_surface, g->acquire->proxy,
 							  acquire >> 32, acquire & 0xffffffff);
 	wp_linux_drm_syncobj_surface_v1_set_release_point(g->sync_surface, b->release->proxy,
 							  release >> 32, release & 0xffffffff);
-	wl_surface_attach(g->surface, b->wl_buffer, 0, 0);
-	wl_surface_damage_buffer(g->surface, 0, 0, b->width, b->height);
+	wl_surface_attach(g->window.surface, b->wl_buffer, 0, 0);
+	wl_surface_damage_buffer(g->window.surface, 0, 0, b->width, b->height);
 	if (g->opt.mode == MODE_FIFO) {
-		g->frame_cb = wl_surface_frame(g->surface);
+		g->frame_cb = wl_surface_frame(g->window.surface);
 		wl_callback_add_listener(g->frame_cb, &frame_listener, g);
 		g->frame_pending = true;
 	}
-	wl_surface_commit(g->surface);
+	wl_surface_commit(g->window.surface);
 	g->committed++;
 	g->last_committed = b;
 
@@ -319,7 +285,7 @@ static bool dispatch(struct gears *g, int timeout_ms)
 
 static bool time_is_up(struct gears *g)
 {
-	if (quit || g->closed)
+	if (quit || g->window.closed)
 		return true;
 	if (g->opt.frames > 0 && (long)g->committed >= g->opt.frames)
 		return true;
@@ -332,18 +298,18 @@ static void run(struct gears *g)
 	g->start_ns = sw_syncobj_now_ns();
 	total_stats(g, &g->last_total);
 	while (!time_is_up(g)) {
-		struct sw_buffer *b = g->configured && !g->frame_pending ? free_buffer(g) : NULL;
+		struct sw_buffer *b = g->window.configured && !g->frame_pending ? free_buffer(g) : NULL;
 		if (b)
 			draw_and_commit(g, b);
 		/* Mailbox with a free buffer: just collect events and go on. */
 		bool more = g->opt.mode == MODE_MAILBOX && free_buffer(g);
 		if (!dispatch(g, more ? 0 : 100))
-			die("connection lost (protocol error?)");
+			sw_die("connection lost (protocol error?)");
 	}
 	/* Let the last frames reach the screen. */
 	for (int i = 0; i < 50 && sw_present_outstanding(&g->present) > 0; i++)
 		if (!dispatch(g, 20))
-			die("connection lost");
+			sw_die("connection lost");
 }
 
 /* --- start and end -------------------------------------------------------- */
@@ -443,7 +409,7 @@ static void create_buffers(struct gears *g)
 	for (int i = 0; i < g->opt.n_buffers; i++) {
 		struct sw_timeline *release = sw_timeline_create(g->display->syncobj_manager, g->drm_fd, &g->stats);
 		if (!release)
-			die("cannot create a release timeline: %s", strerror(errno));
+			sw_die("cannot create a release timeline: %s", strerror(errno));
 		g->buffers[i] = sw_buffer_create(g->display, g->opt.buffer_type, g->card_fd,
 						 g->opt.width, g->opt.height, release);
 		if (!g->buffers[i] && g->opt.buffer_type == SW_BUFFER_DMABUF && i == 0) {
@@ -454,7 +420,7 @@ static void create_buffers(struct gears *g)
 							 g->opt.height, release);
 		}
 		if (!g->buffers[i])
-			die("cannot create buffer %d: %s", i, strerror(errno));
+			sw_die("cannot create buffer %d: %s", i, strerror(errno));
 	}
 }
 
@@ -569,25 +535,25 @@ int main(int argc, char **argv)
 
 	g.display = sw_display_create();
 	if (!g.display)
-		die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
+		sw_die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
 	struct sw_display *d = g.display;
 	if (!d->compositor || !d->wm_base || !d->shm)
-		die("the compositor lacks wl_compositor, xdg_wm_base or wl_shm");
+		sw_die("the compositor lacks wl_compositor, xdg_wm_base or wl_shm");
 	if (!d->syncobj_manager)
-		die("the compositor does not offer wp_linux_drm_syncobj_manager_v1");
+		sw_die("the compositor does not offer wp_linux_drm_syncobj_manager_v1");
 	char err[256];
 	g.drm_fd = sw_drm_open_render_node(err, sizeof(err));
 	if (g.drm_fd < 0)
-		die("%s", err);
+		sw_die("%s", err);
 
 	if (strcmp(g.opt.renderer, "vulkan") == 0)
 		g.renderer = sw_renderer_vulkan_create(g.opt.width, g.opt.height, err, sizeof(err));
 	else
 		g.renderer = sw_renderer_pixman_create(err, sizeof(err));
 	if (!g.renderer)
-		die("%s renderer: %s", g.opt.renderer, err);
+		sw_die("%s renderer: %s", g.opt.renderer, err);
 	if (g.opt.json_path && !(g.json = fopen(g.opt.json_path, "w")))
-		die("%s: %s", g.opt.json_path, strerror(errno));
+		sw_die("%s: %s", g.opt.json_path, strerror(errno));
 
 	sw_present_init(&g.present, d);
 	g.present.fps_out = stdout;
@@ -598,24 +564,18 @@ int main(int argc, char **argv)
 	g.present.acquire_time = acquire_time;
 	g.present.data = &g;
 
-	g.surface = wl_compositor_create_surface(d->compositor);
-	g.xdg_surface = xdg_wm_base_get_xdg_surface(d->wm_base, g.surface);
-	xdg_surface_add_listener(g.xdg_surface, &xdg_surface_listener, &g);
-	g.xdg_toplevel = xdg_surface_get_toplevel(g.xdg_surface);
-	xdg_toplevel_add_listener(g.xdg_toplevel, &toplevel_listener, &g);
-	xdg_toplevel_set_title(g.xdg_toplevel, "syncway-gears");
-	xdg_toplevel_set_app_id(g.xdg_toplevel, "syncway-gears");
-	g.sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, g.surface);
+	sw_window_init(&g.window, d, "syncway-gears");
+	g.sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, g.window.surface);
 	g.acquire = sw_timeline_create(d->syncobj_manager, g.drm_fd, &g.stats);
 	if (!g.acquire)
-		die("cannot create the acquire timeline: %s", strerror(errno));
+		sw_die("cannot create the acquire timeline: %s", strerror(errno));
 	if (g.opt.gpu_time_ms > 0 && !(g.worker = sw_acquire_worker_create(g.acquire, 0, d->presentation_clock)))
-		die("cannot start the acquire worker");
+		sw_die("cannot start the acquire worker");
 	create_buffers(&g);
 	fprintf(stderr, "syncway-gears: %s, %s buffers, %s mode\n", g.renderer->description,
 		sw_buffer_type_name(g.opt.buffer_type), g.opt.mode == MODE_FIFO ? "fifo" : "mailbox");
 
-	wl_surface_commit(g.surface);
+	wl_surface_commit(g.window.surface);
 	run(&g);
 	double secs = (double)(sw_syncobj_now_ns() - g.start_ns) / 1e9;
 
@@ -637,11 +597,9 @@ int main(int argc, char **argv)
 	if (g.frame_cb)
 		wl_callback_destroy(g.frame_cb);
 	wp_linux_drm_syncobj_surface_v1_destroy(g.sync_surface);
-	xdg_toplevel_destroy(g.xdg_toplevel);
-	xdg_surface_destroy(g.xdg_surface);
-	wl_surface_destroy(g.surface);
+	sw_window_finish(&g.window);
 	if (wl_display_roundtrip(d->display) < 0)
-		die("connection lost at the end (protocol error?)");
+		sw_die("connection lost at the end (protocol error?)");
 	check_final_releases(&g);
 	report(&g, secs);
 

@@ -12,7 +12,6 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +24,7 @@
 #include "linux-drm-syncobj-v1-client-protocol.h"
 #include "syncobj.h"
 #include "timeline.h"
-#include "xdg-shell-client-protocol.h"
+#include "window.h"
 
 #define BUFFERS_PER_SURFACE 3
 
@@ -34,13 +33,10 @@ struct load;
 struct load_surface {
 	struct load *load;
 	int index;
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *xdg_toplevel;
+	struct sw_window window;
 	struct wp_linux_drm_syncobj_surface_v1 *sync_surface;
 	struct sw_timeline *acquire;
 	struct sw_buffer *buffers[BUFFERS_PER_SURFACE];
-	bool configured;
 	uint64_t committed;
 };
 
@@ -57,62 +53,29 @@ struct load {
 static volatile sig_atomic_t quit;
 static void on_signal(int sig) { quit = 1; }
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list args;
-	va_start(args, fmt);
-	fputs("syncway-load: ", stderr);
-	vfprintf(stderr, fmt, args);
-	fputc('\n', stderr);
-	va_end(args);
-	exit(2);
-}
-
-static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
-{
-	struct load_surface *s = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	s->configured = true;
-}
-static const struct xdg_surface_listener xdg_surface_listener = { .configure = xdg_surface_configure };
-static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h, struct wl_array *a) {}
-static void toplevel_close(void *data, struct xdg_toplevel *t) { quit = 1; }
-static const struct xdg_toplevel_listener toplevel_listener = {
-	.configure = toplevel_configure,
-	.close = toplevel_close,
-};
-
 static void surface_create(struct load *l, struct load_surface *s, int index)
 {
 	struct sw_display *d = l->display;
 	s->load = l;
 	s->index = index;
-	s->surface = wl_compositor_create_surface(d->compositor);
-	s->xdg_surface = xdg_wm_base_get_xdg_surface(d->wm_base, s->surface);
-	xdg_surface_add_listener(s->xdg_surface, &xdg_surface_listener, s);
-	s->xdg_toplevel = xdg_surface_get_toplevel(s->xdg_surface);
-	xdg_toplevel_add_listener(s->xdg_toplevel, &toplevel_listener, s);
-	xdg_toplevel_set_title(s->xdg_toplevel, "syncway-load");
-	s->sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, s->surface);
+	sw_window_init(&s->window, d, "syncway-load");
+	s->sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, s->window.surface);
 	s->acquire = sw_timeline_create(d->syncobj_manager, l->drm_fd, &l->stats);
 	if (!s->acquire)
-		die("cannot create a timeline: %s", strerror(errno));
+		sw_die("cannot create a timeline: %s", strerror(errno));
 	for (int i = 0; i < BUFFERS_PER_SURFACE; i++) {
 		struct sw_timeline *release = sw_timeline_create(d->syncobj_manager, l->drm_fd, &l->stats);
 		s->buffers[i] = release ? sw_buffer_create(d, l->type, l->card_fd, l->width, l->height, release) : NULL;
 		if (!s->buffers[i])
-			die("cannot create buffer %d of surface %d: %s", i, index, strerror(errno));
+			sw_die("cannot create buffer %d of surface %d: %s", i, index, strerror(errno));
 	}
-	wl_surface_commit(s->surface);
+	wl_surface_commit(s->window.surface);
 }
 
 static void surface_destroy(struct load_surface *s)
 {
 	wp_linux_drm_syncobj_surface_v1_destroy(s->sync_surface);
-	xdg_toplevel_destroy(s->xdg_toplevel);
-	xdg_surface_destroy(s->xdg_surface);
-	wl_surface_destroy(s->surface);
+	sw_window_finish(&s->window);
 }
 
 static void surface_commit(struct load_surface *s, struct sw_buffer *b)
@@ -128,17 +91,17 @@ static void surface_commit(struct load_surface *s, struct sw_buffer *b)
 	}
 	uint64_t acquire = ++s->acquire->point;
 	if (sw_timeline_signal(s->acquire, &l->stats, acquire))
-		die("signalling acquire point: %s", strerror(errno));
+		sw_die("signalling acquire point: %s", strerror(errno));
 	uint64_t release = sw_buffer_next_release(b);
 	if (!release)
-		die("arming a release eventfd: %s", strerror(errno));
+		sw_die("arming a release eventfd: %s", strerror(errno));
 	wp_linux_drm_syncobj_surface_v1_set_acquire_point(s->sync_surface, s->acquire->proxy,
 							  acquire >> 32, acquire & 0xffffffff);
 	wp_linux_drm_syncobj_surface_v1_set_release_point(s->sync_surface, b->release->proxy,
 							  release >> 32, release & 0xffffffff);
-	wl_surface_attach(s->surface, b->wl_buffer, 0, 0);
-	wl_surface_damage_buffer(s->surface, 0, 0, b->width, b->height);
-	wl_surface_commit(s->surface);
+	wl_surface_attach(s->window.surface, b->wl_buffer, 0, 0);
+	wl_surface_damage_buffer(s->window.surface, 0, 0, b->width, b->height);
+	wl_surface_commit(s->window.surface);
 	s->committed++;
 }
 
@@ -149,7 +112,10 @@ static bool step(struct load *l, int timeout_ms)
 	bool committed = false;
 	for (int i = 0; i < l->n_surfaces; i++) {
 		struct load_surface *s = &l->surfaces[i];
-		if (!s->configured)
+		/* A compositor that closes one window ends the run. */
+		if (s->window.closed)
+			quit = 1;
+		if (!s->window.configured)
 			continue;
 		for (int j = 0; j < BUFFERS_PER_SURFACE; j++) {
 			if (!s->buffers[j]->busy) {
@@ -238,13 +204,13 @@ int main(int argc, char **argv)
 
 	l.display = sw_display_create();
 	if (!l.display)
-		die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
+		sw_die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
 	if (!l.display->compositor || !l.display->wm_base || !l.display->syncobj_manager)
-		die("the compositor lacks wl_compositor, xdg_wm_base or wp_linux_drm_syncobj_manager_v1");
+		sw_die("the compositor lacks wl_compositor, xdg_wm_base or wp_linux_drm_syncobj_manager_v1");
 	char err[256];
 	l.drm_fd = sw_drm_open_render_node(err, sizeof(err));
 	if (l.drm_fd < 0)
-		die("%s", err);
+		sw_die("%s", err);
 	if (l.type == SW_BUFFER_DMABUF && (!l.display->dmabuf || (l.card_fd = sw_buffer_open_card()) < 0)) {
 		fprintf(stderr, "syncway-load: no dmabuf support here: falling back to wl_shm\n");
 		l.type = SW_BUFFER_SHM;
@@ -256,14 +222,14 @@ int main(int argc, char **argv)
 	int64_t start = sw_syncobj_now_ns(), end = start + (int64_t)(l.duration_s * 1e9);
 	while (!quit && sw_syncobj_now_ns() < end)
 		if (!step(&l, 100))
-			die("connection lost (protocol error?)");
+			sw_die("connection lost (protocol error?)");
 	double secs = (double)(sw_syncobj_now_ns() - start) / 1e9;
 
 	/* The end: all surfaces go; every release point must then signal. */
 	for (int i = 0; i < l.n_surfaces; i++)
 		surface_destroy(&l.surfaces[i]);
 	if (wl_display_roundtrip(l.display->display) < 0)
-		die("connection lost at the end");
+		sw_die("connection lost at the end");
 	int unsignalled = 0;
 	uint64_t total = 0;
 	for (int i = 0; i < l.n_surfaces; i++) {

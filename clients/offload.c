@@ -31,7 +31,6 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +45,7 @@
 #include "linux-drm-syncobj-v1-client-protocol.h"
 #include "syncobj.h"
 #include "timeline.h"
-#include "xdg-shell-client-protocol.h"
+#include "window.h"
 
 #define MAX_BUFFERS 8
 /* No wait of this client should ever come near it: a compositor that holds
@@ -72,11 +71,8 @@ struct snapshot {
 struct offload {
 	struct options opt;
 	struct sw_display *display;
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *xdg_toplevel;
+	struct sw_window window;
 	struct wp_linux_drm_syncobj_surface_v1 *sync_surface;
-	bool configured, closed;
 
 	int drm_fd, card_fd;
 	struct sw_syncobj_stats stats; /* main thread */
@@ -92,37 +88,6 @@ struct offload {
 static volatile sig_atomic_t quit;
 static void on_signal(int sig) { quit = 1; }
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list args;
-	va_start(args, fmt);
-	fputs("syncway-offload: ", stderr);
-	vfprintf(stderr, fmt, args);
-	fputc('\n', stderr);
-	va_end(args);
-	exit(2);
-}
-
-static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
-{
-	struct offload *o = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	o->configured = true;
-}
-static const struct xdg_surface_listener xdg_surface_listener = { .configure = xdg_surface_configure };
-
-static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h, struct wl_array *s) {}
-static void toplevel_close(void *data, struct xdg_toplevel *t)
-{
-	struct offload *o = data;
-	o->closed = true;
-}
-static const struct xdg_toplevel_listener toplevel_listener = {
-	.configure = toplevel_configure,
-	.close = toplevel_close,
-};
-
 /* --- measurement ------------------------------------------------------------ */
 
 static int64_t idle_ns(void)
@@ -130,11 +95,11 @@ static int64_t idle_ns(void)
 	unsigned long long user, nice, sys, idle, iowait;
 	FILE *f = fopen("/proc/stat", "re");
 	if (!f)
-		die("/proc/stat: %s", strerror(errno));
+		sw_die("/proc/stat: %s", strerror(errno));
 	int n = fscanf(f, "cpu %llu %llu %llu %llu %llu", &user, &nice, &sys, &idle, &iowait);
 	fclose(f);
 	if (n != 5)
-		die("/proc/stat: unexpected first line");
+		sw_die("/proc/stat: unexpected first line");
 	return (int64_t)((idle + iowait) * (1000000000.0 / (double)sysconf(_SC_CLK_TCK)));
 }
 
@@ -169,17 +134,17 @@ static void dispatch_pending(struct offload *o)
 		wl_display_dispatch_pending(dpy);
 	if (wl_display_flush(dpy) < 0 && errno != EAGAIN) {
 		wl_display_cancel_read(dpy);
-		die("connection lost (protocol error?)");
+		sw_die("connection lost (protocol error?)");
 	}
 	struct pollfd pfd = { .fd = wl_display_get_fd(dpy), .events = POLLIN };
 	if (poll(&pfd, 1, 0) > 0) {
 		if (wl_display_read_events(dpy) < 0)
-			die("connection lost (protocol error?)");
+			sw_die("connection lost (protocol error?)");
 	} else {
 		wl_display_cancel_read(dpy);
 	}
 	if (wl_display_dispatch_pending(dpy) < 0)
-		die("connection lost (protocol error?)");
+		sw_die("connection lost (protocol error?)");
 }
 
 /* vkAcquireNextImageKHR: the buffer is ours again once the compositor is
@@ -195,16 +160,16 @@ static void acquire_image(struct offload *o, int i)
 						   sw_syncobj_timeout_abs(WAIT_TIMEOUT_NS),
 						   DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
 		if (ret)
-			die("release point %" PRIu64 " of buffer %d: %s", b->release_point, i,
+			sw_die("release point %" PRIu64 " of buffer %d: %s", b->release_point, i,
 			    strerror(-ret));
 		return;
 	}
 	int64_t deadline = sw_syncobj_now_ns() + WAIT_TIMEOUT_NS;
 	while (b->busy && b->wl_releases == o->releases_at_commit[i]) {
 		if (sw_syncobj_now_ns() > deadline)
-			die("buffer %d: no wl_buffer.release within 5 s", i);
+			sw_die("buffer %d: no wl_buffer.release within 5 s", i);
 		if (wl_display_dispatch(o->display->display) < 0)
-			die("connection lost (protocol error?)");
+			sw_die("connection lost (protocol error?)");
 	}
 	b->busy = false;
 }
@@ -225,11 +190,11 @@ static void present(struct offload *o, int i)
 		o->releases_at_commit[i] = b->wl_releases;
 		b->busy = true;
 	}
-	wl_surface_attach(o->surface, b->wl_buffer, 0, 0);
-	wl_surface_damage_buffer(o->surface, 0, 0, b->width, b->height);
-	wl_surface_commit(o->surface);
+	wl_surface_attach(o->window.surface, b->wl_buffer, 0, 0);
+	wl_surface_damage_buffer(o->window.surface, 0, 0, b->width, b->height);
+	wl_surface_commit(o->window.surface);
 	if (wl_display_flush(o->display->display) < 0 && errno != EAGAIN)
-		die("connection lost (protocol error?)");
+		sw_die("connection lost (protocol error?)");
 }
 
 /* vkWaitForFences + vkResetFences on the frame's fence. */
@@ -244,9 +209,9 @@ static void wait_fence(struct offload *o)
 				  DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
 				  NULL);
 	if (ret)
-		die("waiting for the fence of frame %" PRIu64 ": %s", o->frames, strerror(-ret));
+		sw_die("waiting for the fence of frame %" PRIu64 ": %s", o->frames, strerror(-ret));
 	if ((ret = sw_syncobj_reset(&o->stats, o->drm_fd, &o->fence, 1)))
-		die("resetting the fence: %s", strerror(-ret));
+		sw_die("resetting the fence: %s", strerror(-ret));
 }
 
 static void frame(struct offload *o)
@@ -264,14 +229,14 @@ static void frame(struct offload *o)
 
 static void run(struct offload *o)
 {
-	while (!o->configured)
+	while (!o->window.configured)
 		if (wl_display_dispatch(o->display->display) < 0)
-			die("connection lost before the first configure");
+			sw_die("connection lost before the first configure");
 	int64_t t0 = sw_syncobj_now_ns();
 	int64_t warmup_end = t0 + (int64_t)(o->opt.warmup_s * 1e9);
 	int64_t end = warmup_end + (int64_t)(o->opt.duration_s * 1e9);
 	bool measuring = false;
-	while (!quit && !o->closed) {
+	while (!quit && !o->window.closed) {
 		frame(o);
 		int64_t now = sw_syncobj_now_ns();
 		if (!measuring && now >= warmup_end) {
@@ -282,7 +247,7 @@ static void run(struct offload *o)
 			break;
 	}
 	if (!measuring)
-		die("stopped during the warm-up: nothing measured");
+		sw_die("stopped during the warm-up: nothing measured");
 	take_snapshot(o, &o->end);
 }
 
@@ -319,27 +284,27 @@ static void parse_options(struct options *o, int argc, char **argv)
 			else if (strcmp(optarg, "none") == 0)
 				o->explicit_sync = false;
 			else
-				die("--sync: '%s' is neither explicit nor none", optarg);
+				sw_die("--sync: '%s' is neither explicit nor none", optarg);
 			break;
 		case 'n':
 			o->n_buffers = (int)strtol(optarg, &end, 10);
 			if (*end || o->n_buffers < 3 || o->n_buffers > MAX_BUFFERS)
-				die("--buffers: '%s' is not a number from 3 to %d", optarg, MAX_BUFFERS);
+				sw_die("--buffers: '%s' is not a number from 3 to %d", optarg, MAX_BUFFERS);
 			break;
 		case 's':
 			if (sscanf(optarg, "%dx%d", &o->width, &o->height) != 2 || o->width < 1 ||
 			    o->height < 1 || o->width > 4096 || o->height > 4096)
-				die("--size: '%s' is not WxH (1..4096)", optarg);
+				sw_die("--size: '%s' is not WxH (1..4096)", optarg);
 			break;
 		case 'w':
 			o->warmup_s = strtod(optarg, &end);
 			if (*end || !(o->warmup_s >= 0))
-				die("--warmup: '%s' is not a number of seconds", optarg);
+				sw_die("--warmup: '%s' is not a number of seconds", optarg);
 			break;
 		case 'd':
 			o->duration_s = strtod(optarg, &end);
 			if (*end || !(o->duration_s > 0))
-				die("--duration: '%s' is not a positive number of seconds", optarg);
+				sw_die("--duration: '%s' is not a positive number of seconds", optarg);
 			break;
 		case 'j': o->json_path = optarg; break;
 		case 'h': usage(stdout, 0); break;
@@ -356,18 +321,18 @@ static void create_buffers(struct offload *o)
 	static const uint32_t colours[MAX_BUFFERS] = { 0xffc03030, 0xff30c030, 0xff3030c0, 0xffc0c030,
 						       0xffc030c0, 0xff30c0c0, 0xffc0c0c0, 0xff303030 };
 	if (!o->display->dmabuf)
-		die("the compositor offers no zwp_linux_dmabuf_v1");
+		sw_die("the compositor offers no zwp_linux_dmabuf_v1");
 	if ((o->card_fd = sw_buffer_open_card()) < 0)
-		die("cannot open the primary DRM node for dumb buffers: %s", strerror(errno));
+		sw_die("cannot open the primary DRM node for dumb buffers: %s", strerror(errno));
 	for (int i = 0; i < o->opt.n_buffers; i++) {
 		struct sw_timeline *release = NULL;
 		if (o->opt.explicit_sync &&
 		    !(release = sw_timeline_create(o->display->syncobj_manager, o->drm_fd, &o->stats)))
-			die("cannot create a release timeline: %s", strerror(errno));
+			sw_die("cannot create a release timeline: %s", strerror(errno));
 		struct sw_buffer *b = sw_buffer_create(o->display, SW_BUFFER_DMABUF, o->card_fd,
 						       o->opt.width, o->opt.height, release);
 		if (!b)
-			die("cannot create dmabuf %d: %s", i, strerror(errno));
+			sw_die("cannot create dmabuf %d: %s", i, strerror(errno));
 		for (int y = 0; y < b->height; y++) {
 			uint32_t *row = (uint32_t *)((char *)b->data + (size_t)y * b->stride);
 			for (int x = 0; x < b->width; x++)
@@ -438,7 +403,7 @@ static void report(struct offload *o)
 		return;
 	FILE *f = fopen(o->opt.json_path, "we");
 	if (!f)
-		die("%s: %s", o->opt.json_path, strerror(errno));
+		sw_die("%s: %s", o->opt.json_path, strerror(errno));
 	fprintf(f, "{\"type\":\"summary\",\"client\":\"syncway-offload\",\"sync\":\"%s\",\"buffers\":%d,"
 		"\"width\":%d,\"height\":%d,\"warmup_s\":%.3f,\"window_start_ns\":%" PRId64
 		",\"window_end_ns\":%" PRId64 ",\"frames\":%" PRIu64 ",\"fps\":%.6f,\"idle_ns\":%" PRId64
@@ -454,7 +419,7 @@ static void report(struct offload *o)
 			frame_calls[k].handles);
 	fputs("}}\n", f);
 	if (fclose(f))
-		die("%s: %s", o->opt.json_path, strerror(errno));
+		sw_die("%s: %s", o->opt.json_path, strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -467,48 +432,41 @@ int main(int argc, char **argv)
 
 	o.display = sw_display_create();
 	if (!o.display)
-		die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
+		sw_die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
 	struct sw_display *d = o.display;
 	if (!d->compositor || !d->wm_base)
-		die("the compositor lacks wl_compositor or xdg_wm_base");
+		sw_die("the compositor lacks wl_compositor or xdg_wm_base");
 	if (o.opt.explicit_sync && !d->syncobj_manager)
-		die("the compositor does not offer wp_linux_drm_syncobj_manager_v1 (try --sync none)");
+		sw_die("the compositor does not offer wp_linux_drm_syncobj_manager_v1 (try --sync none)");
 	char err[256];
 	o.drm_fd = sw_drm_open_render_node(err, sizeof(err));
 	if (o.drm_fd < 0)
-		die("%s", err);
+		sw_die("%s", err);
 
-	o.surface = wl_compositor_create_surface(d->compositor);
-	o.xdg_surface = xdg_wm_base_get_xdg_surface(d->wm_base, o.surface);
-	xdg_surface_add_listener(o.xdg_surface, &xdg_surface_listener, &o);
-	o.xdg_toplevel = xdg_surface_get_toplevel(o.xdg_surface);
-	xdg_toplevel_add_listener(o.xdg_toplevel, &toplevel_listener, &o);
-	xdg_toplevel_set_title(o.xdg_toplevel, "syncway-offload");
-	xdg_toplevel_set_app_id(o.xdg_toplevel, "syncway-offload");
+	sw_window_init(&o.window, d, "syncway-offload");
 	if (o.opt.explicit_sync) {
-		o.sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, o.surface);
+		o.sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager,
+									     o.window.surface);
 		o.acquire = sw_timeline_create(d->syncobj_manager, o.drm_fd, &o.stats);
 		if (!o.acquire)
-			die("cannot create the acquire timeline: %s", strerror(errno));
+			sw_die("cannot create the acquire timeline: %s", strerror(errno));
 		if (sw_syncobj_create(&o.stats, o.drm_fd, 0, &o.fence))
-			die("cannot create the fence: %s", strerror(errno));
+			sw_die("cannot create the fence: %s", strerror(errno));
 	}
 	o.worker = sw_acquire_worker_create(o.acquire, o.fence, d->presentation_clock);
 	if (!o.worker)
-		die("cannot start the GPU stand-in thread");
+		sw_die("cannot start the GPU stand-in thread");
 	create_buffers(&o);
-	wl_surface_commit(o.surface);
+	wl_surface_commit(o.window.surface);
 	run(&o);
 
 	sw_acquire_worker_flush(o.worker);
 	sw_acquire_worker_destroy(o.worker);
 	if (o.sync_surface)
 		wp_linux_drm_syncobj_surface_v1_destroy(o.sync_surface);
-	xdg_toplevel_destroy(o.xdg_toplevel);
-	xdg_surface_destroy(o.xdg_surface);
-	wl_surface_destroy(o.surface);
+	sw_window_finish(&o.window);
 	if (wl_display_roundtrip(d->display) < 0)
-		die("connection lost at the end (protocol error?)");
+		sw_die("connection lost at the end (protocol error?)");
 	bool ok = !o.opt.explicit_sync || final_releases_signalled(&o);
 	report(&o);
 

@@ -1,0 +1,28 @@
+/* An xdg_toplevel of a size the client chose itself: the surface, its roles,
+ * and what the compositor said of it (configured, asked to close). Every
+ * syncway client shows its frames in one or more of these. */
+#ifndef SW_CLIENT_WINDOW_H
+#define SW_CLIENT_WINDOW_H
+
+#include <stdbool.h>
+
+#include "display.h"
+
+struct sw_window {
+	struct wl_surface *surface;
+	struct xdg_surface *xdg_surface;
+	struct xdg_toplevel *xdg_toplevel;
+	bool configured; /* the first configure was acked: buffers may be attached */
+	bool closed;     /* the compositor asked it to close */
+};
+
+/* title is also the app id. The caller makes the first (empty) commit, after
+ * attaching whatever other surface state it wants to go with it. */
+void sw_window_init(struct sw_window *w, struct sw_display *d, const char *title);
+void sw_window_finish(struct sw_window *w);
+
+/* Prints "<program>: <message>" on stderr and exits with status 2: the
+ * clients' answer to anything they cannot go on from. */
+void sw_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+#endif
