@@ -36,6 +36,7 @@
 
 #include <xf86drm.h>
 
+#include "clock.h"
 #include "drm_device.h"
 #include "stats.h"
 #include "syncobj.h"
@@ -68,13 +69,6 @@ static void die(const char *what, int err)
 {
 	fprintf(stderr, "syncobj-bench: %s: %s\n", what, strerror(err < 0 ? -err : err));
 	exit(1);
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static void setup(struct bench_case *c)
@@ -268,9 +262,9 @@ int main(int argc, char **argv)
 		if (ret)
 			die(kind_name[c->kind], ret);
 		for (unsigned b = 0; b < batches; b++) {
-			int64_t t0 = now_ns();
+			int64_t t0 = sw_clock_ns(CLOCK_MONOTONIC);
 			ret = run(c, cpb);
-			int64_t t1 = now_ns();
+			int64_t t1 = sw_clock_ns(CLOCK_MONOTONIC);
 			if (ret)
 				die(kind_name[c->kind], ret);
 			samples[b] = (double)(t1 - t0) / cpb;

@@ -5,13 +5,7 @@
 #include <time.h>
 
 #include "acquire_worker.h"
-
-static int64_t now_ns(clockid_t clock)
-{
-	struct timespec ts;
-	clock_gettime(clock, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
+#include "clock.h"
 
 static int signal_job(struct sw_acquire_worker *w, uint64_t point)
 {
@@ -35,7 +29,7 @@ static void *worker_main(void *data)
 		struct sw_acquire_job job = w->jobs[w->tail % SW_ACQUIRE_RING];
 		pthread_mutex_unlock(&w->lock);
 		/* "Rendering" until due; on stop, finish early so nothing hangs. */
-		int64_t left = job.due_ns - now_ns(CLOCK_MONOTONIC);
+		int64_t left = job.due_ns - sw_clock_ns(CLOCK_MONOTONIC);
 		if (left > 0 && !w->stop) {
 			struct timespec ts = { left / 1000000000, left % 1000000000 };
 			nanosleep(&ts, NULL);
@@ -46,7 +40,7 @@ static void *worker_main(void *data)
 			fprintf(stderr, "syncway client: signalling acquire point %llu: %s\n",
 				(unsigned long long)job.point, strerror(errno));
 		}
-		atomic_store(&w->signalled_ns[job.seq % SW_ACQUIRE_RING], now_ns(w->clock));
+		atomic_store(&w->signalled_ns[job.seq % SW_ACQUIRE_RING], sw_clock_ns(w->clock));
 		w->tail++;
 		pthread_cond_broadcast(&w->cond);
 	}
@@ -91,7 +85,7 @@ void sw_acquire_worker_queue(struct sw_acquire_worker *w, uint64_t point, uint64
 		pthread_cond_wait(&w->cond, &w->lock);
 	atomic_store(&w->signalled_ns[seq % SW_ACQUIRE_RING], 0);
 	w->jobs[w->head % SW_ACQUIRE_RING] = (struct sw_acquire_job){
-		.point = point, .seq = seq, .due_ns = now_ns(CLOCK_MONOTONIC) + delay_ns,
+		.point = point, .seq = seq, .due_ns = sw_clock_ns(CLOCK_MONOTONIC) + delay_ns,
 	};
 	w->head++;
 	pthread_cond_broadcast(&w->cond);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "display.h"
+#include "clock.h"
 #include "linux-dmabuf-v1-client-protocol.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
@@ -90,7 +91,5 @@ void sw_display_destroy(struct sw_display *d)
 
 int64_t sw_display_now_ns(const struct sw_display *d)
 {
-	struct timespec ts;
-	clock_gettime(d->presentation_clock, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return sw_clock_ns(d->presentation_clock);
 }

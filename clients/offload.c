@@ -40,6 +40,7 @@
 
 #include "acquire_worker.h"
 #include "buffer.h"
+#include "clock.h"
 #include "display.h"
 #include "drm_device.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
@@ -103,11 +104,6 @@ static int64_t idle_ns(void)
 	return (int64_t)((idle + iowait) * (1000000000.0 / (double)sysconf(_SC_CLK_TCK)));
 }
 
-static int64_t timeval_ns(struct timeval tv)
-{
-	return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000;
-}
-
 static void take_snapshot(struct offload *o, struct snapshot *s)
 {
 	struct rusage ru;
@@ -115,8 +111,8 @@ static void take_snapshot(struct offload *o, struct snapshot *s)
 	s->t_ns = sw_syncobj_now_ns();
 	s->frames = o->frames;
 	s->idle_ns = idle_ns();
-	s->user_ns = timeval_ns(ru.ru_utime);
-	s->sys_ns = timeval_ns(ru.ru_stime);
+	s->user_ns = sw_timeval_ns(ru.ru_utime);
+	s->sys_ns = sw_timeval_ns(ru.ru_stime);
 	s->syncobj = o->stats;
 	if (o->worker) {
 		struct sw_syncobj_stats w;

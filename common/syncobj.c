@@ -1,4 +1,5 @@
 #include "syncobj.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,9 +35,7 @@ const char *sw_syncobj_op_name(enum sw_syncobj_op op)
 
 int64_t sw_syncobj_now_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return sw_clock_ns(CLOCK_MONOTONIC);
 }
 
 int64_t sw_syncobj_timeout_abs(int64_t rel_ns)

@@ -30,6 +30,7 @@
 #include <wlr/util/addon.h>
 #include <wlr/util/log.h>
 
+#include "clock.h"
 #include "explicit_sync.h"
 #include "server.h"
 #include "syncobj.h"
@@ -119,18 +120,6 @@ struct sw_frame_stats {
 
 	struct wl_listener new_surface;
 };
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static int64_t timeval_ns(const struct timeval *tv)
-{
-	return (int64_t)tv->tv_sec * 1000000000 + (int64_t)tv->tv_usec * 1000;
-}
 
 static struct sw_fd_count count_fds(void)
 {
@@ -292,7 +281,7 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 		return;
 	rec->surface_id = ss->id;
 	rec->seq = surface->pending.seq;
-	rec->t_commit = now_ns();
+	rec->t_commit = sw_clock_ns(CLOCK_MONOTONIC);
 	wl_list_insert(ss->queued.prev, &rec->link);
 }
 
@@ -313,7 +302,7 @@ static void handle_commit(struct wl_listener *listener, void *data)
 		}
 		wl_list_remove(&rec->link);
 		wl_list_init(&rec->link);
-		rec->t_applied = now_ns();
+		rec->t_applied = sw_clock_ns(CLOCK_MONOTONIC);
 		if (ss->applied)
 			commit_finish(ss->stats, ss->applied, "dropped", NULL, 0, 0);
 		ss->applied = rec;
@@ -428,8 +417,8 @@ void sw_frame_stats_frame_committed(struct sw_output_stats *o, struct wlr_scene_
 
 	struct rusage ru;
 	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
-		pf->cpu_user_ns = timeval_ns(&ru.ru_utime) - timeval_ns(&stats->last_rusage.ru_utime);
-		pf->cpu_sys_ns = timeval_ns(&ru.ru_stime) - timeval_ns(&stats->last_rusage.ru_stime);
+		pf->cpu_user_ns = sw_timeval_ns(ru.ru_utime) - sw_timeval_ns(stats->last_rusage.ru_utime);
+		pf->cpu_sys_ns = sw_timeval_ns(ru.ru_stime) - sw_timeval_ns(stats->last_rusage.ru_stime);
 		pf->ctxsw = (ru.ru_nvcsw - stats->last_rusage.ru_nvcsw) +
 			    (ru.ru_nivcsw - stats->last_rusage.ru_nivcsw);
 		stats->last_rusage = ru;
@@ -451,7 +440,7 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	bool presented = event && event->presented;
 	int64_t t_present = pf->t_end;
 	if (presented && event->when)
-		t_present = (int64_t)event->when->tv_sec * 1000000000 + event->when->tv_nsec;
+		t_present = sw_timespec_ns(*event->when);
 	int64_t refresh_ns = event ? event->refresh : 0;
 
 	uint64_t ioctls = sw_syncobj_stats_count(&pf->syncobj);
@@ -540,7 +529,7 @@ struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, 
 	o->stats = stats;
 	snprintf(o->name, sizeof(o->name), "%s", output->name);
 	wl_list_init(&o->pending);
-	o->win_start_ns = now_ns();
+	o->win_start_ns = sw_clock_ns(CLOCK_MONOTONIC);
 	wl_list_insert(stats->outputs.prev, &o->link);
 	return o;
 }
@@ -613,7 +602,7 @@ void sw_frame_stats_remove_output(struct sw_output_stats *o)
 static int handle_report(void *data)
 {
 	struct sw_frame_stats *stats = data;
-	int64_t now = now_ns();
+	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
 	struct sw_output_stats *o;
 	wl_list_for_each(o, &stats->outputs, link) {
 		double secs = (double)(now - o->win_start_ns) / 1e9;
@@ -646,7 +635,7 @@ struct sw_frame_stats *sw_frame_stats_create(struct sw_server *server)
 	if (!stats)
 		return NULL;
 	stats->server = server;
-	stats->start_ns = now_ns();
+	stats->start_ns = sw_clock_ns(CLOCK_MONOTONIC);
 	stats->fds_before.total = stats->fds_after.total = -1;
 	wl_list_init(&stats->outputs);
 	const char *path = server->options->stats_path;
@@ -726,7 +715,7 @@ void sw_frame_stats_destroy(struct sw_frame_stats *stats)
 		fprintf(f, "{\"type\":\"summary\",\"duration_ns\":%lld,\"commits\":%llu,"
 			"\"commits_explicit\":%llu,\"commits_waited\":%llu,\"commits_presented\":%llu,"
 			"\"commits_dropped\":%llu,\"commits_lost\":%llu",
-			(long long)(now_ns() - stats->start_ns), (unsigned long long)stats->commits,
+			(long long)(sw_clock_ns(CLOCK_MONOTONIC) - stats->start_ns), (unsigned long long)stats->commits,
 			(unsigned long long)stats->commits_explicit, (unsigned long long)stats->commits_waited,
 			(unsigned long long)stats->commits_presented, (unsigned long long)stats->commits_dropped,
 			(unsigned long long)stats->commits_lost);

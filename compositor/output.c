@@ -9,17 +9,11 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/util/log.h>
 
+#include "clock.h"
 #include "frame_stats.h"
 #include "server.h"
 
 #define RETIRE_TIMEOUT_MS 1000
-
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 uint64_t server_frames_retired(struct sw_server *server)
 {
@@ -72,7 +66,7 @@ static void handle_precommit(struct wl_listener *listener, void *data)
 	/* wlr_scene_output_commit() renders, then commits: the precommit event
 	 * sits between the two, so it splits render time from commit time. */
 	if (output->in_frame)
-		output->precommit_ns = now_ns();
+		output->precommit_ns = sw_clock_ns(CLOCK_MONOTONIC);
 }
 
 static void handle_frame(struct wl_listener *listener, void *data)
@@ -82,12 +76,12 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	struct wlr_output *wlr_output = output->wlr_output;
 
 	uint32_t seq_before = wlr_output->commit_seq;
-	int64_t start = now_ns();
+	int64_t start = sw_clock_ns(CLOCK_MONOTONIC);
 	output->precommit_ns = 0;
 	output->in_frame = true;
 	bool ok = wlr_scene_output_commit(output->scene_output, NULL);
 	output->in_frame = false;
-	int64_t end = now_ns();
+	int64_t end = sw_clock_ns(CLOCK_MONOTONIC);
 
 	if (!ok)
 		wlr_log(WLR_ERROR, "%s: failed to commit a frame", wlr_output->name);

@@ -9,6 +9,7 @@
  * (ministat accepts "nan" and "inf" and then crashes or prints nan), and
  * unreadable files such as directories (ministat treats them as empty).
  */
+#include "json.h"
 #include "stats.h"
 
 #include <err.h>
@@ -617,22 +618,6 @@ static void json_number(double v)
 	printf("%.*g", precision, v);
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
-}
-
 /* Writes ,"key": (or "key": first in its object). */
 static void json_key(bool *first, const char *key)
 {
@@ -665,7 +650,7 @@ static void json_dataset(const struct dataset *ds, int index, const struct optio
 	bool first = true;
 
 	printf("{\"type\":\"dataset\",\"index\":%d,\"name\":", index);
-	json_string(ds->name);
+	sw_json_string(stdout, ds->name);
 	printf(",\"n\":%zu,", s->n);
 	json_field(&first, "min", s->min);
 	json_field(&first, "max", s->max);

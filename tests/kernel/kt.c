@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "drm_device.h"
 
 const uint32_t kt_counts[] = { 0, 1, 2, 3, 4, 5, 8, 64, 1024 };
@@ -863,9 +864,7 @@ void kt_check_timed_wait(int64_t took_ns, int64_t want_ns, uint32_t n)
 
 int64_t kt_now_ns(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return sw_clock_ns(CLOCK_MONOTONIC);
 }
 
 const char *kt_wait_flags(uint32_t flags, char *buf, size_t len)

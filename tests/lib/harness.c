@@ -1,4 +1,5 @@
 #include "harness.h"
+#include "json.h"
 
 #include <fnmatch.h>
 #include <stdarg.h>
@@ -90,21 +91,6 @@ bool sw_subtest_start(const char *name)
 	return true;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 bool sw_subtest_finish(void)
 {
 	static const char *const words[] = { "PASS", "FAIL", "SKIP" };
@@ -118,15 +104,15 @@ bool sw_subtest_finish(void)
 		       state.message);
 	if (state.json) {
 		fputs("{\"suite\":", state.json);
-		json_string(state.json, state.suite);
+		sw_json_string(state.json, state.suite);
 		fputs(",\"subtest\":", state.json);
-		json_string(state.json, state.name);
+		sw_json_string(state.json, state.name);
 		fprintf(state.json, ",\"result\":\"%s\",\"ms\":%.3f,\"message\":",
 			state.result == RESULT_PASS   ? "pass"
 			: state.result == RESULT_FAIL ? "fail"
 						      : "skip",
 			ms);
-		json_string(state.json, state.message);
+		sw_json_string(state.json, state.message);
 		fputs("}\n", state.json);
 		fflush(state.json);
 	}
