@@ -739,7 +739,7 @@ static void fmt_rel_ci(char *out, size_t len, const struct stats_boot_verdict *v
 static void fmt_boots_needed(char *out, size_t len, const struct stats_boot_verdict *v,
 			     double undivided_cv)
 {
-	int n = isnan(v->cv) ? -EDOM : stats_boots_needed(v->cv, DETECT_EFFECT);
+	int n = isnan(v->cv) ? -EDOM : stats_boots_needed(v->cv, DETECT_EFFECT, 0.05);
 	if (n < 0)
 		snprintf(out, len, "–");
 	else if (isnan(undivided_cv))
@@ -883,6 +883,37 @@ static void write_icount_repeatability(FILE *md, const struct stats_boot_verdict
 	       over, total, worst, worst_case);
 }
 
+/* Why a case that the instruction clock shows to differ is not proven in
+ * wall mode: the boots a side that the mode's per-boot spread would need to
+ * prove the change icount measures, at the level of Holm's first step. */
+static void write_wall_unproven(FILE *md, const struct stats_boot_verdict *wall, int tested)
+{
+	struct stats_boot_verdict icount[MAX_CASES];
+	bool reference[MAX_CASES];
+	int listed = 0;
+	micro_verdicts(ICOUNT, icount, reference);
+	for (int i = 0; i < ncases; i++) {
+		const struct stats_boot_verdict *w = &wall[i];
+		if (!has_mode(&cases[i], ICOUNT) || !has_mode(&cases[i], WALL) || !icount[i].proven ||
+		    !w->tested || w->proven)
+			continue;
+		if (!listed++)
+			fprintf(md, "**Not proven in this mode although the instruction clock measures a "
+				    "difference**, with the boots a side this mode's per-boot spread would "
+				    "need to prove the icount change at the level of Holm's first step "
+				    "(0.05 / %d) with 80 %% power:\n\n", tested);
+		char rel[64], needed[32] = "–";
+		int n = isnan(w->cv) ? -EDOM : stats_boots_needed(w->cv, fabs(icount[i].rel), 0.05 / tested);
+		if (n > 0)
+			snprintf(needed, sizeof(needed), "%d", n);
+		fmt_rel_ci(rel, sizeof(rel), w);
+		fprintf(md, "- %s/%u: icount %+.2f %%, here %s, per-boot cv %.1f %%: %s boots\n",
+			cases[i].name, cases[i].handles, 100 * icount[i].rel, rel, 100 * w->cv, needed);
+	}
+	if (listed)
+		fputc('\n', md);
+}
+
 static void write_micro_mode(struct report *r, int m)
 {
 	FILE *md = r->md;
@@ -982,6 +1013,7 @@ static void write_micro_mode(struct report *r, int m)
 			    "%d tested cases multiplies the smallest by %d: %.3g%s.\n\n",
 			min_boots, best, tested, tested, fmin(1, best * tested),
 			best * tested < 0.05 ? "" : ", so no case can be proven with this many boots");
+		write_wall_unproven(md, v, tested);
 	}
 	if (control_warn[0]) {
 		fprintf(md, "**Warning: controls the series does not touch differ in this mode: %s.** "
@@ -1231,7 +1263,7 @@ static void write_offload(struct report *r)
 	/* Power: boots needed for the predicted effect at the measured spread. */
 	double effect = fabs(predicted) / busy_med[SYNC_EXPLICIT][0];
 	int needed = isnan(effect) || isnan(v[SYNC_EXPLICIT].cv) ? -EDOM :
-			stats_boots_needed(v[SYNC_EXPLICIT].cv, effect);
+			stats_boots_needed(v[SYNC_EXPLICIT].cv, effect, 0.05);
 	if (needed > 0)
 		fprintf(md, "**Power.** The predicted effect is %.2f %% of a frame; the per-boot relative "
 			    "sd of client frames/s is %.4f %%. Boots per kernel for a two-sided Welch test "

@@ -887,30 +887,36 @@ int stats_boot_holm(struct stats_boot_verdict *v, size_t m)
 
 /* 2 ((t_{0.975} + t_{0.8}) · cv / effect)² at df = 2n − 2: the boots that
  * n boots a side say are needed. */
-static double boots_for(double ratio, double n)
+static double boots_for(double ratio, double n, double alpha)
 {
 	double df = 2 * n - 2;
-	double k = (stats_t_quantile(0.975, df) + stats_t_quantile(0.8, df)) * ratio;
+	double k = (stats_t_quantile(1 - alpha / 2, df) + stats_t_quantile(0.8, df)) * ratio;
 
 	return 2 * k * k;
 }
 
-int stats_boots_needed(double cv, double effect)
+int stats_boots_needed(double cv, double effect, double alpha)
 {
-	if (!(cv >= 0 && cv < INFINITY && effect > 0 && effect < INFINITY))
+	if (!(cv >= 0 && cv < INFINITY && effect > 0 && effect < INFINITY && alpha > 0 &&
+	      alpha < 1))
 		return -EDOM;
 	double ratio = cv / effect;
-	double z = (stats_normal_quantile(0.975) + stats_normal_quantile(0.8)) * ratio;
+	double z = (stats_normal_quantile(1 - alpha / 2) + stats_normal_quantile(0.8)) * ratio;
 	double n = ceil(2 * z * z);
 
 	if (n > INT_MAX)
 		return -ERANGE;
+	/* Below this many boots the permutation test cannot reach alpha, however
+	 * clear the difference. */
+	double floor_n = STATS_MIN_BOOTS;
+	while (stats_permutation_min_p((size_t)floor_n, (size_t)floor_n) >= alpha)
+		floor_n++;
 	/* The t quantiles exceed the normal ones, so the answer is at least
 	 * the normal estimate; iterating n ← f(n) can cycle between two
 	 * values, so walk up to the smallest n that satisfies itself. */
-	if (n < STATS_MIN_BOOTS)
-		n = STATS_MIN_BOOTS;
-	while (boots_for(ratio, n) > n) {
+	if (n < floor_n)
+		n = floor_n;
+	while (boots_for(ratio, n, alpha) > n) {
 		if (++n > INT_MAX)
 			return -ERANGE;
 	}

@@ -261,12 +261,14 @@ int stats_boot_compare(const double *ref, size_t n_ref, const double *d, size_t 
  * cases of one mode): sets p_adj, proven and verdict; leaves the others. */
 int stats_boot_holm(struct stats_boot_verdict *v, size_t m);
 
-/* Boots per kernel for a two-sided Welch test at α = 0.05 to detect a
- * relative difference effect with power 0.8, given the per-boot relative sd
- * cv (pooled over both kernels; both as fractions, 0.01 = 1 %): the smallest
- * n with n ≥ 2 ((t_{0.975} + t_{0.8}) cv / effect)², t at df = 2n − 2,
- * and never below STATS_MIN_BOOTS. -EDOM for effect ≤ 0, cv < 0 or either
- * not finite; -ERANGE past INT_MAX. */
-int stats_boots_needed(double cv, double effect);
+/* Boots per kernel for a two-sided Welch test at level alpha (0.05, or
+ * 0.05 / m for the first step of Holm's correction across m cases) to detect
+ * a relative difference effect with power 0.8, given the per-boot relative
+ * sd cv (pooled over both kernels; both as fractions, 0.01 = 1 %): the
+ * smallest n with n ≥ 2 ((t_{1−α/2} + t_{0.8}) cv / effect)², t at
+ * df = 2n − 2, and never fewer than the permutation test needs to reach
+ * alpha at all (STATS_MIN_BOOTS for 0.05). -EDOM for effect ≤ 0, cv < 0,
+ * alpha outside (0, 1) or a value not finite; -ERANGE past INT_MAX. */
+int stats_boots_needed(double cv, double effect, double alpha);
 
 #endif

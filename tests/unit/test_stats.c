@@ -601,11 +601,11 @@ static void test_boots_needed(void)
 	sw_subtest("boots-needed-hand-checked") {
 		/* cv 1 %, effect 2 %: 2 ((t + t') / 2)² is 5.10 at n = 5 (df 8) and
 		 * 4.83 at n = 6 (df 10). */
-		sw_assert_eq(stats_boots_needed(0.01, 0.02), 6);
-		sw_assert_eq(stats_boots_needed(0, 0.02), STATS_MIN_BOOTS);
-		sw_assert_eq(stats_boots_needed(0.001, 0.5), STATS_MIN_BOOTS);
+		sw_assert_eq(stats_boots_needed(0.01, 0.02, 0.05), 6);
+		sw_assert_eq(stats_boots_needed(0, 0.02, 0.05), STATS_MIN_BOOTS);
+		sw_assert_eq(stats_boots_needed(0.001, 0.5, 0.05), STATS_MIN_BOOTS);
 		/* Normal approximation 2 (2.8016 · 4)² = 251.2, t adds about 1. */
-		int n = stats_boots_needed(0.2, 0.05);
+		int n = stats_boots_needed(0.2, 0.05, 0.05);
 
 		sw_assert_f(n >= 252 && n <= 254, "n = %d", n);
 	}
@@ -613,14 +613,14 @@ static void test_boots_needed(void)
 		int last = 0;
 
 		for (double cv = 0; cv <= 0.5; cv += 0.01) {
-			int n = stats_boots_needed(cv, 0.05);
+			int n = stats_boots_needed(cv, 0.05, 0.05);
 
 			sw_assert_f(n >= last, "cv %g: %d < %d", cv, n, last);
 			last = n;
 		}
-		last = stats_boots_needed(0.1, 0.005);
+		last = stats_boots_needed(0.1, 0.005, 0.05);
 		for (double effect = 0.01; effect <= 1; effect += 0.01) {
-			int n = stats_boots_needed(0.1, effect);
+			int n = stats_boots_needed(0.1, effect, 0.05);
 
 			sw_assert_f(n <= last && n >= STATS_MIN_BOOTS, "effect %g: %d > %d", effect,
 				    n, last);
@@ -628,11 +628,21 @@ static void test_boots_needed(void)
 		}
 	}
 	sw_subtest("boots-needed-domain") {
-		sw_assert_errno(stats_boots_needed(0.1, 0), EDOM);
-		sw_assert_errno(stats_boots_needed(-0.1, 0.1), EDOM);
-		sw_assert_errno(stats_boots_needed(NAN, 0.1), EDOM);
-		sw_assert_errno(stats_boots_needed(0.1, INFINITY), EDOM);
-		sw_assert_errno(stats_boots_needed(1e6, 1e-6), ERANGE);
+		sw_assert_errno(stats_boots_needed(0.1, 0, 0.05), EDOM);
+		sw_assert_errno(stats_boots_needed(-0.1, 0.1, 0.05), EDOM);
+		sw_assert_errno(stats_boots_needed(NAN, 0.1, 0.05), EDOM);
+		sw_assert_errno(stats_boots_needed(0.1, INFINITY, 0.05), EDOM);
+		sw_assert_errno(stats_boots_needed(1e6, 1e-6, 0.05), ERANGE);
+		sw_assert_errno(stats_boots_needed(0.1, 0.1, 0), EDOM);
+		sw_assert_errno(stats_boots_needed(0.1, 0.1, 1), EDOM);
+	}
+	sw_subtest("boots-needed-holm-level") {
+		/* Holm's first step across 38 cases tests at 0.05 / 38: the
+		 * permutation test gets there only with 7 boots a side
+		 * (2 / C(14, 7) = 0.00058 < 0.0013 < 2 / C(12, 6) = 0.0022). */
+		sw_assert_eq(stats_boots_needed(0, 0.3, 0.05 / 38), 7);
+		sw_assert_f(stats_boots_needed(0.1, 0.1, 0.05 / 38) > stats_boots_needed(0.1, 0.1, 0.05),
+			    "a stricter level needs no more boots");
 	}
 }
 
