@@ -6,55 +6,22 @@
 #include "present.h"
 #include "presentation-time-client-protocol.h"
 
-void sw_series_add(struct sw_series *s, int64_t v)
-{
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 256;
-		s->v = realloc(s->v, s->cap * sizeof(*s->v));
-	}
-	s->v[s->n++] = v;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank, as the compositor reports it: sorted[ceil(q n) - 1]. */
-static double rank(const int64_t *sorted, size_t n, double q)
-{
-	size_t i = (size_t)ceil(q * (double)n);
-	return (double)sorted[i ? i - 1 : 0];
-}
-
-void sw_series_summarize(const struct sw_series *s, struct sw_series_summary *out)
+void sw_series_summarize(struct stats_sample *s, struct sw_series_summary *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->n = s->n;
 	if (s->n == 0)
 		return;
-	int64_t *sorted = malloc(s->n * sizeof(*sorted));
-	memcpy(sorted, s->v, s->n * sizeof(*sorted));
-	qsort(sorted, s->n, sizeof(*sorted), cmp_i64);
-	double sum = 0;
-	for (size_t i = 0; i < s->n; i++)
-		sum += (double)sorted[i];
-	out->mean = sum / (double)s->n;
-	out->median = (double)sorted[s->n / 2]; /* upper median, like ministat */
-	out->p95 = rank(sorted, s->n, 0.95);
-	out->p99 = rank(sorted, s->n, 0.99);
-	out->max = (double)sorted[s->n - 1];
-	free(sorted);
+	struct stats_summary sum;
+	stats_sample_summarize(s, &sum);
+	out->n = sum.n;
+	out->mean = sum.mean;
+	out->median = sum.median;
+	out->p95 = stats_percentile(s->v, s->n, 95);
+	out->p99 = stats_percentile(s->v, s->n, 99);
+	out->max = sum.max;
 }
 
-void sw_series_free(struct sw_series *s)
-{
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
-void sw_series_write_json(FILE *f, const struct sw_series *s)
+void sw_series_write_json(FILE *f, struct stats_sample *s)
 {
 	struct sw_series_summary m;
 	sw_series_summarize(s, &m);
@@ -90,7 +57,7 @@ static void feedback_presented(void *data, struct wp_presentation_feedback *wp, 
 		p->window_start_ns = t;
 	} else {
 		fr->interval_ns = t - p->last_present_ns;
-		sw_series_add(&p->intervals, fr->interval_ns);
+		stats_sample_add(&p->intervals, (double)fr->interval_ns);
 		/* missed = round(interval / refresh) - 1, never negative */
 		if (refresh) {
 			long vblanks = lround((double)fr->interval_ns / (double)refresh);
@@ -98,12 +65,12 @@ static void feedback_presented(void *data, struct wp_presentation_feedback *wp, 
 			p->missed += fr->missed;
 		}
 	}
-	sw_series_add(&p->latencies, t - fr->commit_ns);
+	stats_sample_add(&p->latencies, (double)(t - fr->commit_ns));
 	if (!fr->acquire_ns && p->acquire_time)
 		fr->acquire_ns = p->acquire_time(p->data, fr->seq);
 	int64_t acq = fr->acquire_ns;
 	if (acq)
-		sw_series_add(&p->acquire_latencies, t - acq);
+		stats_sample_add(&p->acquire_latencies, (double)(t - acq));
 	p->presented++;
 	p->last_present_ns = t;
 
@@ -153,9 +120,9 @@ void sw_present_finish(struct sw_present *p)
 	struct sw_frame *fr, *tmp;
 	wl_list_for_each_safe(fr, tmp, &p->frames, link)
 		frame_free(fr);
-	sw_series_free(&p->intervals);
-	sw_series_free(&p->latencies);
-	sw_series_free(&p->acquire_latencies);
+	stats_sample_free(&p->intervals);
+	stats_sample_free(&p->latencies);
+	stats_sample_free(&p->acquire_latencies);
 }
 
 struct sw_frame *sw_present_track(struct sw_present *p, struct wl_surface *surface, uint64_t seq)

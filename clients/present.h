@@ -11,6 +11,7 @@
 #include <wayland-client.h>
 
 #include "display.h"
+#include "stats.h"
 
 struct sw_frame {
 	struct wl_list link; /* sw_present.frames */
@@ -27,11 +28,6 @@ struct sw_frame {
 	uint32_t refresh_ns;
 	int64_t interval_ns; /* to the previous presented frame; 0 for the first */
 	int missed;          /* vblanks skipped before this one */
-};
-
-struct sw_series {
-	int64_t *v;
-	size_t n, cap;
 };
 
 struct sw_present {
@@ -53,9 +49,11 @@ struct sw_present {
 	uint32_t refresh_ns;
 	int64_t window_start_ns;
 	uint64_t window_frames;
-	struct sw_series intervals, latencies, acquire_latencies;
+	struct stats_sample intervals, latencies, acquire_latencies; /* ns */
 };
 
+/* median: the upper median sorted[n/2], as ministat prints it; p95 and
+ * p99: nearest rank, sorted[ceil(q n) - 1]. All 0 for an empty series. */
 struct sw_series_summary {
 	size_t n;
 	double mean, median, p95, p99, max;
@@ -68,10 +66,9 @@ void sw_present_finish(struct sw_present *p);
 struct sw_frame *sw_present_track(struct sw_present *p, struct wl_surface *surface, uint64_t seq);
 size_t sw_present_outstanding(const struct sw_present *p);
 
-void sw_series_add(struct sw_series *s, int64_t v);
-void sw_series_summarize(const struct sw_series *s, struct sw_series_summary *out);
-void sw_series_free(struct sw_series *s);
+/* Both sort s in place (bench/stats' summaries do); it can still grow. */
+void sw_series_summarize(struct stats_sample *s, struct sw_series_summary *out);
 /* {"n":..,"mean":..,"median":..,"p95":..,"p99":..,"max":..} in ns */
-void sw_series_write_json(FILE *f, const struct sw_series *s);
+void sw_series_write_json(FILE *f, struct stats_sample *s);
 
 #endif
