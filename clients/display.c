@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,11 +24,41 @@ static const struct wp_presentation_listener presentation_listener = {
 	.clock_id = presentation_clock_id,
 };
 
+static void dmabuf_format(void *data, struct zwp_linux_dmabuf_v1 *dmabuf, uint32_t format) {}
+
+static void dmabuf_modifier(void *data, struct zwp_linux_dmabuf_v1 *dmabuf, uint32_t format,
+			    uint32_t hi, uint32_t lo)
+{
+	struct sw_display *d = data;
+	if (d->n_modifiers == d->modifiers_cap) {
+		size_t cap = d->modifiers_cap ? 2 * d->modifiers_cap : 64;
+		struct sw_display_modifier *m = realloc(d->modifiers, cap * sizeof(*m));
+		if (!m)
+			return;
+		d->modifiers = m;
+		d->modifiers_cap = cap;
+	}
+	d->modifiers[d->n_modifiers++] = (struct sw_display_modifier){
+		.format = format,
+		.modifier = (uint64_t)hi << 32 | lo,
+	};
+}
+static const struct zwp_linux_dmabuf_v1_listener dmabuf_listener = {
+	.format = dmabuf_format,
+	.modifier = dmabuf_modifier,
+};
+
 static void registry_global(void *data, struct wl_registry *registry, uint32_t name,
 			    const char *interface, uint32_t version)
 {
 	struct sw_display *d = data;
-	if (strcmp(interface, wl_compositor_interface.name) == 0) {
+	if (d->n_globals < (int)(sizeof(d->globals) / sizeof(d->globals[0]))) {
+		struct sw_display_global *g = &d->globals[d->n_globals++];
+		snprintf(g->interface, sizeof(g->interface), "%s", interface);
+		g->name = name;
+		g->version = version;
+	}
+	if (strcmp(interface, wl_compositor_interface.name) == 0 && version >= 4) {
 		d->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
 	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
 		d->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
@@ -36,6 +67,7 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 		d->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
 	} else if (strcmp(interface, zwp_linux_dmabuf_v1_interface.name) == 0 && version >= 3) {
 		d->dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 3);
+		zwp_linux_dmabuf_v1_add_listener(d->dmabuf, &dmabuf_listener, d);
 	} else if (strcmp(interface, wp_linux_drm_syncobj_manager_v1_interface.name) == 0) {
 		d->syncobj_manager = wl_registry_bind(registry, name,
 						      &wp_linux_drm_syncobj_manager_v1_interface, 1);
@@ -50,19 +82,19 @@ static const struct wl_registry_listener registry_listener = {
 	.global_remove = registry_global_remove,
 };
 
-struct sw_display *sw_display_create(void)
+struct sw_display *sw_display_create(const char *name)
 {
 	struct sw_display *d = calloc(1, sizeof(*d));
 	d->presentation_clock = CLOCK_MONOTONIC;
-	d->display = wl_display_connect(NULL);
+	d->display = wl_display_connect(name);
 	if (!d->display) {
 		free(d);
 		return NULL;
 	}
 	d->registry = wl_display_get_registry(d->display);
 	wl_registry_add_listener(d->registry, &registry_listener, d);
-	wl_display_roundtrip(d->display);
-	wl_display_roundtrip(d->display); /* presentation clock_id */
+	if (wl_display_roundtrip(d->display) >= 0)
+		wl_display_roundtrip(d->display); /* the bound globals' first events */
 	return d;
 }
 
@@ -85,8 +117,31 @@ void sw_display_destroy(struct sw_display *d)
 		wl_compositor_destroy(d->compositor);
 	wl_registry_destroy(d->registry);
 	wl_display_roundtrip(d->display);
+	sw_display_abandon(d);
+}
+
+void sw_display_abandon(struct sw_display *d)
+{
 	wl_display_disconnect(d->display);
+	free(d->modifiers);
 	free(d);
+}
+
+const struct sw_display_global *sw_display_find_global(const struct sw_display *d,
+							const char *interface)
+{
+	for (int i = 0; i < d->n_globals; i++)
+		if (strcmp(d->globals[i].interface, interface) == 0)
+			return &d->globals[i];
+	return NULL;
+}
+
+bool sw_display_has_modifier(const struct sw_display *d, uint32_t format, uint64_t modifier)
+{
+	for (size_t i = 0; i < d->n_modifiers; i++)
+		if (d->modifiers[i].format == format && d->modifiers[i].modifier == modifier)
+			return true;
+	return false;
 }
 
 int64_t sw_display_now_ns(const struct sw_display *d)

@@ -533,7 +533,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	g.display = sw_display_create();
+	g.display = sw_display_create(NULL);
 	if (!g.display)
 		sw_die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
 	struct sw_display *d = g.display;

@@ -202,7 +202,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	l.display = sw_display_create();
+	l.display = sw_display_create(NULL);
 	if (!l.display)
 		sw_die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
 	if (!l.display->compositor || !l.display->wm_base || !l.display->syncobj_manager)

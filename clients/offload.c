@@ -426,7 +426,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
-	o.display = sw_display_create();
+	o.display = sw_display_create(NULL);
 	if (!o.display)
 		sw_die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
 	struct sw_display *d = o.display;

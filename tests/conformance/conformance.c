@@ -70,7 +70,7 @@ static void manager_tests(void)
 		if (!sw_drm_probe_syncobj(ct_drm_fd(), &caps, err, sizeof(err)))
 			sw_skip("cannot probe the DRM device: %s", err);
 		bool supported = sw_syncobj_caps_explicit_sync(&caps);
-		const struct ct_global *g = ct_find_global(c, MANAGER_IFACE->name);
+		const struct sw_display_global *g = sw_display_find_global(c->d, MANAGER_IFACE->name);
 		ct_note("device driver %s: DRM_CAP_SYNCOBJ_TIMELINE=%d, SYNCOBJ_EVENTFD %s; global %s",
 			caps.driver, caps.syncobj_timeline, caps.eventfd ? "present" : "missing",
 			g ? "advertised" : "absent");
@@ -96,8 +96,8 @@ static void manager_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *acq1 = ct_timeline(c), *rel1 = ct_timeline(c);
 		struct ct_timeline *acq2 = ct_timeline(c), *rel2 = ct_timeline(c);
-		wp_linux_drm_syncobj_manager_v1_destroy(c->manager);
-		c->manager = NULL;
+		wp_linux_drm_syncobj_manager_v1_destroy(c->d->syncobj_manager);
+		c->d->syncobj_manager = NULL;
 		ct_roundtrip(c);
 		struct ct_buffer *b1 = ct_buffer(c, CT_DEFAULT), *b2 = ct_buffer(c, CT_DEFAULT);
 		ct_show(w, b1, acq1, 1, rel1, 1);
@@ -110,8 +110,8 @@ static void manager_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
-		wp_linux_drm_syncobj_manager_v1_get_surface(c->manager, w->surface);
-		ct_expect_error(c, MANAGER_IFACE, c->manager,
+		wp_linux_drm_syncobj_manager_v1_get_surface(c->d->syncobj_manager, w->surface);
+		ct_expect_error(c, MANAGER_IFACE, c->d->syncobj_manager,
 				WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS,
 				"second get_surface for one wl_surface");
 
@@ -146,9 +146,9 @@ static void manager_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 		sw_assert(fd >= 0);
-		wp_linux_drm_syncobj_manager_v1_import_timeline(c->manager, fd);
+		wp_linux_drm_syncobj_manager_v1_import_timeline(c->d->syncobj_manager, fd);
 		close(fd);
-		ct_expect_error(c, MANAGER_IFACE, c->manager,
+		ct_expect_error(c, MANAGER_IFACE, c->d->syncobj_manager,
 				WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_INVALID_TIMELINE,
 				"import_timeline of /dev/null");
 	}
@@ -541,7 +541,7 @@ static void wait_tests(void)
 		else
 			ct_signal(acq, 1);
 		ct_need_presented(c, t, "acquire point signalled");
-		if (c->presentation && t->presented_ns + 1000000 < when)
+		if (c->d->presentation && t->presented_ns + 1000000 < when)
 			sw_fail("presented at %" PRId64 " ns, before the acquire point was signalled at "
 				"%" PRId64 " ns", t->presented_ns, when);
 	}
@@ -573,7 +573,7 @@ static void wait_tests(void)
 		ct_need_presented(c, t, "acquire point submitted and signalled after the commit");
 		if (!when)
 			sw_fail("presented before the signalling thread signalled");
-		if (c->presentation && t->presented_ns + 1000000 < when)
+		if (c->d->presentation && t->presented_ns + 1000000 < when)
 			sw_fail("presented at %" PRId64 " ns, before the signal at %" PRId64 " ns",
 				t->presented_ns, (int64_t)when);
 		/* From a thread, while we sit in poll(). */
@@ -598,7 +598,7 @@ static void wait_tests(void)
 		if (!ct_try_roundtrip(c))
 			sw_fail("a commit without buffer after one with points failed: the points were "
 				"reused (error %u: \"%s\")",
-				wl_display_get_protocol_error(c->display, NULL, NULL), ct_last_log());
+				wl_display_get_protocol_error(c->d->display, NULL, NULL), ct_last_log());
 		ct_need_presented(c, t, "damage-only commit after a commit with points");
 		/* Reused points would make this one acceptable. */
 		ct_attach(w, ct_buffer(c, CT_DEFAULT));
@@ -636,7 +636,7 @@ static void wait_tests(void)
 		for (int i = 0; i < 2; i++)
 			if (!ct_wait_settled(c, t[i], CT_DEADLINE_MS))
 				sw_fail("commit %c: no presentation feedback after C was presented", 'A' + i);
-		if (c->presentation &&
+		if (c->d->presentation &&
 		    !(t[0]->feedback_order < t[1]->feedback_order && t[1]->feedback_order < t[2]->feedback_order))
 			sw_fail("commits applied out of order: feedback order A %" PRIu64 ", B %" PRIu64
 				", C %" PRIu64, t[0]->feedback_order, t[1]->feedback_order, t[2]->feedback_order);
@@ -853,11 +853,11 @@ static void switch_tests(void)
 				sw_fail("cannot connect to %s", name);
 			wl_display_disconnect(probe);
 			struct ct_conn *c = ct_connect_to(name);
-			if (ct_find_global(c, MANAGER_IFACE->name))
+			if (sw_display_find_global(c->d, MANAGER_IFACE->name))
 				sw_fail("%s advertises wp_linux_drm_syncobj_manager_v1 although explicit sync "
 					"is off there", name);
 			ct_note("%s: %d globals, none of them wp_linux_drm_syncobj_manager_v1", name,
-				c->n_globals);
+				c->d->n_globals);
 			n++;
 		}
 		sw_assert(n > 0);

@@ -113,7 +113,7 @@ static void cleanup(void)
 	ct.threads = NULL;
 	for (struct ct_conn *c = ct.conns, *next; c; c = next) {
 		next = c->next;
-		wl_display_disconnect(c->display);
+		sw_display_abandon(c->d);
 		free(c);
 	}
 	ct.conns = NULL;
@@ -176,87 +176,34 @@ void ct_end(void)
 
 /* --- connections ----------------------------------------------------------- */
 
-static void wm_base_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial)
+static _Noreturn void fail_connection(struct ct_conn *c, const char *doing)
 {
-	xdg_wm_base_pong(wm_base, serial);
-}
-static const struct xdg_wm_base_listener wm_base_listener = { .ping = wm_base_ping };
-
-static void dmabuf_format(void *data, struct zwp_linux_dmabuf_v1 *d, uint32_t format) {}
-static void dmabuf_modifier(void *data, struct zwp_linux_dmabuf_v1 *d, uint32_t format,
-			    uint32_t hi, uint32_t lo)
-{
-	struct ct_conn *c = data;
-	uint64_t modifier = (uint64_t)hi << 32 | lo;
-	if (format != DRM_FORMAT_ARGB8888)
-		return;
-	if (modifier == DRM_FORMAT_MOD_LINEAR)
-		c->dmabuf_argb_linear = true;
-	else if (modifier == DRM_FORMAT_MOD_INVALID)
-		c->dmabuf_argb_invalid = true;
-}
-static const struct zwp_linux_dmabuf_v1_listener dmabuf_listener = {
-	.format = dmabuf_format,
-	.modifier = dmabuf_modifier,
-};
-
-static void presentation_clock_id(void *data, struct wp_presentation *p, uint32_t clk_id) {}
-static const struct wp_presentation_listener presentation_listener = {
-	.clock_id = presentation_clock_id,
-};
-
-static void registry_global(void *data, struct wl_registry *registry, uint32_t name,
-			    const char *interface, uint32_t version)
-{
-	struct ct_conn *c = data;
-	if (c->n_globals < (int)(sizeof(c->globals) / sizeof(c->globals[0]))) {
-		struct ct_global *g = &c->globals[c->n_globals++];
-		snprintf(g->interface, sizeof(g->interface), "%s", interface);
-		g->name = name;
-		g->version = version;
+	int err = wl_display_get_error(c->d->display);
+	if (err == EPROTO) {
+		const struct wl_interface *iface = NULL;
+		uint32_t id = 0;
+		uint32_t code = wl_display_get_protocol_error(c->d->display, &iface, &id);
+		sw_fail("%s: unexpected protocol error %u on %s@%u (\"%s\")", doing, code,
+			iface ? iface->name : "?", id, ct.last_log);
 	}
-	if (strcmp(interface, wl_compositor_interface.name) == 0 && version >= 4) {
-		c->compositor = wl_registry_bind(registry, name, &wl_compositor_interface, 4);
-	} else if (strcmp(interface, wl_shm_interface.name) == 0) {
-		c->shm = wl_registry_bind(registry, name, &wl_shm_interface, 1);
-	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
-		c->wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
-		xdg_wm_base_add_listener(c->wm_base, &wm_base_listener, c);
-	} else if (strcmp(interface, zwp_linux_dmabuf_v1_interface.name) == 0 && version >= 3) {
-		/* Version 3: format and modifier events, create_immed. */
-		c->dmabuf = wl_registry_bind(registry, name, &zwp_linux_dmabuf_v1_interface, 3);
-		zwp_linux_dmabuf_v1_add_listener(c->dmabuf, &dmabuf_listener, c);
-	} else if (strcmp(interface, wp_presentation_interface.name) == 0) {
-		c->presentation = wl_registry_bind(registry, name, &wp_presentation_interface, 1);
-		wp_presentation_add_listener(c->presentation, &presentation_listener, c);
-	} else if (strcmp(interface, wp_linux_drm_syncobj_manager_v1_interface.name) == 0) {
-		c->manager_version = version;
-		c->manager = wl_registry_bind(registry, name, &wp_linux_drm_syncobj_manager_v1_interface, 1);
-	}
+	sw_fail("%s: connection to the compositor lost: %s", doing, strerror(err ? err : errno));
 }
-static void registry_global_remove(void *data, struct wl_registry *registry, uint32_t name) {}
-static const struct wl_registry_listener registry_listener = {
-	.global = registry_global,
-	.global_remove = registry_global_remove,
-};
 
 struct ct_conn *ct_connect_to(const char *name)
 {
-	struct wl_display *display = wl_display_connect(name);
-	if (!display) {
+	struct sw_display *d = sw_display_create(name);
+	if (!d) {
 		const char *shown = name ? name : getenv("WAYLAND_DISPLAY");
 		sw_skip("cannot connect to the compositor (WAYLAND_DISPLAY=%s): %s",
 			shown ? shown : "(unset)", strerror(errno));
 	}
 	struct ct_conn *c = calloc(1, sizeof(*c));
-	c->display = display;
+	c->d = d;
 	c->next = ct.conns;
 	ct.conns = c;
-	c->registry = wl_display_get_registry(display);
-	wl_registry_add_listener(c->registry, &registry_listener, c);
-	ct_roundtrip(c);
-	ct_roundtrip(c); /* bound globals' initial events (dmabuf formats) */
-	if (!c->compositor)
+	if (wl_display_get_error(d->display))
+		fail_connection(c, "roundtrip");
+	if (!d->compositor)
 		sw_fail("the compositor offers no wl_compositor version 4");
 	return c;
 }
@@ -284,48 +231,28 @@ void ct_disconnect(struct ct_conn *c)
 	for (struct ct_timeline *t = ct.timelines; t; t = t->next)
 		if (t->c == c)
 			t->proxy = NULL, t->c = NULL;
-	wl_display_disconnect(c->display);
+	sw_display_abandon(c->d);
 	free(c);
 }
 
 void ct_need_manager(struct ct_conn *c)
 {
-	if (!c->manager)
+	if (!c->d->syncobj_manager)
 		sw_skip("the compositor does not offer wp_linux_drm_syncobj_manager_v1");
-}
-
-const struct ct_global *ct_find_global(struct ct_conn *c, const char *interface)
-{
-	for (int i = 0; i < c->n_globals; i++)
-		if (strcmp(c->globals[i].interface, interface) == 0)
-			return &c->globals[i];
-	return NULL;
 }
 
 struct wp_linux_drm_syncobj_manager_v1 *ct_bind_manager(struct ct_conn *c)
 {
-	const struct ct_global *g = ct_find_global(c, wp_linux_drm_syncobj_manager_v1_interface.name);
+	const struct sw_display_global *g =
+		sw_display_find_global(c->d, wp_linux_drm_syncobj_manager_v1_interface.name);
 	if (!g)
 		sw_skip("the compositor does not offer wp_linux_drm_syncobj_manager_v1");
-	return wl_registry_bind(c->registry, g->name, &wp_linux_drm_syncobj_manager_v1_interface, 1);
-}
-
-static _Noreturn void fail_connection(struct ct_conn *c, const char *doing)
-{
-	int err = wl_display_get_error(c->display);
-	if (err == EPROTO) {
-		const struct wl_interface *iface = NULL;
-		uint32_t id = 0;
-		uint32_t code = wl_display_get_protocol_error(c->display, &iface, &id);
-		sw_fail("%s: unexpected protocol error %u on %s@%u (\"%s\")", doing, code,
-			iface ? iface->name : "?", id, ct.last_log);
-	}
-	sw_fail("%s: connection to the compositor lost: %s", doing, strerror(err ? err : errno));
+	return wl_registry_bind(c->d->registry, g->name, &wp_linux_drm_syncobj_manager_v1_interface, 1);
 }
 
 void ct_roundtrip(struct ct_conn *c)
 {
-	if (wl_display_roundtrip(c->display) < 0)
+	if (wl_display_roundtrip(c->d->display) < 0)
 		fail_connection(c, "roundtrip");
 }
 
@@ -338,7 +265,7 @@ int64_t ct_timed_roundtrip(struct ct_conn *c)
 
 bool ct_dispatch(struct ct_conn *c, int extra_fd, int timeout_ms)
 {
-	struct wl_display *d = c->display;
+	struct wl_display *d = c->d->display;
 	while (wl_display_prepare_read(d) != 0) {
 		if (wl_display_dispatch_pending(d) < 0)
 			fail_connection(c, "dispatch");
@@ -377,9 +304,9 @@ bool ct_wait_flag(struct ct_conn *c, const bool *flag, int timeout_ms)
 
 bool ct_try_roundtrip(struct ct_conn *c)
 {
-	if (wl_display_roundtrip(c->display) >= 0)
+	if (wl_display_roundtrip(c->d->display) >= 0)
 		return true;
-	if (wl_display_get_error(c->display) != EPROTO)
+	if (wl_display_get_error(c->d->display) != EPROTO)
 		fail_connection(c, "roundtrip");
 	return false;
 }
@@ -388,7 +315,7 @@ void ct_check_error(struct ct_conn *c, const struct wl_interface *iface, void *o
 		    const char *what)
 {
 	uint32_t want_id = wl_proxy_get_id(object);
-	int err = wl_display_get_error(c->display);
+	int err = wl_display_get_error(c->d->display);
 	if (err == 0)
 		sw_fail("%s: expected error %u on %s@%u, but the compositor accepted it", what, code,
 			iface->name, want_id);
@@ -397,7 +324,7 @@ void ct_check_error(struct ct_conn *c, const struct wl_interface *iface, void *o
 			code, iface->name, want_id, strerror(err));
 	const struct wl_interface *got_iface = NULL;
 	uint32_t got_id = 0;
-	uint32_t got = wl_display_get_protocol_error(c->display, &got_iface, &got_id);
+	uint32_t got = wl_display_get_protocol_error(c->d->display, &got_iface, &got_id);
 	const char *got_name = got_iface ? got_iface->name : "?";
 	if (got != code || !got_iface || strcmp(got_name, iface->name) != 0 || got_id != want_id)
 		sw_fail("%s: expected error %u on %s@%u, got error %u on %s@%u (\"%s\")", what, code,
@@ -415,7 +342,7 @@ pid_t ct_compositor_pid(struct ct_conn *c)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	if (getsockopt(wl_display_get_fd(c->display), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
+	if (getsockopt(wl_display_get_fd(c->d->display), SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0)
 		return -1;
 	return cred.pid;
 }
@@ -473,11 +400,12 @@ static const struct wl_buffer_listener buffer_listener = { .release = buffer_rel
 
 bool ct_dmabuf_usable(struct ct_conn *c, char *why, size_t why_len)
 {
-	if (!c->dmabuf) {
+	if (!c->d->dmabuf) {
 		snprintf(why, why_len, "no zwp_linux_dmabuf_v1 version >= 3");
 		return false;
 	}
-	if (!c->dmabuf_argb_linear && !c->dmabuf_argb_invalid) {
+	if (!sw_display_has_modifier(c->d, DRM_FORMAT_ARGB8888, DRM_FORMAT_MOD_LINEAR) &&
+	    !sw_display_has_modifier(c->d, DRM_FORMAT_ARGB8888, DRM_FORMAT_MOD_INVALID)) {
 		snprintf(why, why_len, "ARGB8888 with a linear modifier is not advertised");
 		return false;
 	}
@@ -523,7 +451,7 @@ struct ct_buffer *ct_buffer(struct ct_conn *c, enum ct_kind kind)
 	ct.buffers = b;
 
 	if (kind == CT_SHM) {
-		if (!c->shm)
+		if (!c->d->shm)
 			sw_skip("no wl_shm");
 		b->stride = b->width * 4;
 		b->size = (size_t)b->stride * b->height;
@@ -534,7 +462,7 @@ struct ct_buffer *ct_buffer(struct ct_conn *c, enum ct_kind kind)
 		if (b->data == MAP_FAILED)
 			sw_fail("mmap: %s", strerror(errno));
 		fill(b);
-		struct wl_shm_pool *pool = wl_shm_create_pool(c->shm, fd, (int32_t)b->size);
+		struct wl_shm_pool *pool = wl_shm_create_pool(c->d->shm, fd, (int32_t)b->size);
 		b->wl = wl_shm_pool_create_buffer(pool, 0, b->width, b->height, (int32_t)b->stride,
 						  WL_SHM_FORMAT_ARGB8888);
 		wl_shm_pool_destroy(pool);
@@ -556,8 +484,10 @@ struct ct_buffer *ct_buffer(struct ct_conn *c, enum ct_kind kind)
 		fill(b);
 		if (drmPrimeHandleToFD(ct.card_fd, b->dumb_handle, DRM_CLOEXEC | DRM_RDWR, &fd))
 			sw_fail("PRIME export: %s", strerror(errno));
-		uint64_t modifier = c->dmabuf_argb_linear ? DRM_FORMAT_MOD_LINEAR : DRM_FORMAT_MOD_INVALID;
-		struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(c->dmabuf);
+		uint64_t modifier =
+			sw_display_has_modifier(c->d, DRM_FORMAT_ARGB8888, DRM_FORMAT_MOD_LINEAR) ?
+				DRM_FORMAT_MOD_LINEAR : DRM_FORMAT_MOD_INVALID;
+		struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(c->d->dmabuf);
 		zwp_linux_buffer_params_v1_add(params, fd, 0, 0, b->stride, (uint32_t)(modifier >> 32),
 					       (uint32_t)(modifier & 0xffffffff));
 		b->wl = zwp_linux_buffer_params_v1_create_immed(params, b->width, b->height,
@@ -581,7 +511,7 @@ static struct ct_timeline *timeline_import(struct ct_conn *c, uint32_t handle, b
 	struct ct_timeline *t = calloc(1, sizeof(*t));
 	t->c = c;
 	t->handle = own ? handle : 0;
-	t->proxy = wp_linux_drm_syncobj_manager_v1_import_timeline(c->manager, fd);
+	t->proxy = wp_linux_drm_syncobj_manager_v1_import_timeline(c->d->syncobj_manager, fd);
 	close(fd); /* libwayland sent its own copy */
 	t->next = ct.timelines;
 	ct.timelines = t;
@@ -769,7 +699,7 @@ struct ct_window *ct_bare_surface(struct ct_conn *c)
 {
 	struct ct_window *w = calloc(1, sizeof(*w));
 	w->c = c;
-	w->surface = wl_compositor_create_surface(c->compositor);
+	w->surface = wl_compositor_create_surface(c->d->compositor);
 	w->next = ct.windows;
 	ct.windows = w;
 	return w;
@@ -777,10 +707,10 @@ struct ct_window *ct_bare_surface(struct ct_conn *c)
 
 struct ct_window *ct_toplevel(struct ct_conn *c)
 {
-	if (!c->wm_base)
+	if (!c->d->wm_base)
 		sw_skip("the compositor offers no xdg_wm_base");
 	struct ct_window *w = ct_bare_surface(c);
-	w->xdg_surface = xdg_wm_base_get_xdg_surface(c->wm_base, w->surface);
+	w->xdg_surface = xdg_wm_base_get_xdg_surface(c->d->wm_base, w->surface);
 	xdg_surface_add_listener(w->xdg_surface, &xdg_surface_listener, w);
 	w->toplevel = xdg_surface_get_toplevel(w->xdg_surface);
 	xdg_toplevel_add_listener(w->toplevel, &toplevel_listener, w);
@@ -794,7 +724,7 @@ struct ct_window *ct_toplevel(struct ct_conn *c)
 void ct_get_sync(struct ct_window *w)
 {
 	ct_need_manager(w->c);
-	w->sync = wp_linux_drm_syncobj_manager_v1_get_surface(w->c->manager, w->surface);
+	w->sync = wp_linux_drm_syncobj_manager_v1_get_surface(w->c->d->syncobj_manager, w->surface);
 }
 
 void ct_destroy_sync(struct ct_window *w)
@@ -891,8 +821,8 @@ struct ct_track *ct_track(struct ct_window *w)
 	ct.tracks = t;
 	t->frame = wl_surface_frame(w->surface);
 	wl_callback_add_listener(t->frame, &frame_listener, t);
-	if (w->c->presentation) {
-		t->feedback = wp_presentation_feedback(w->c->presentation, w->surface);
+	if (w->c->d->presentation) {
+		t->feedback = wp_presentation_feedback(w->c->d->presentation, w->surface);
 		wp_presentation_feedback_add_listener(t->feedback, &feedback_listener, t);
 	}
 	return t;
@@ -913,7 +843,7 @@ struct ct_track *ct_commit_buffer(struct ct_window *w, struct ct_buffer *b, stru
 
 bool ct_wait_settled(struct ct_conn *c, struct ct_track *t, int timeout_ms)
 {
-	return ct_wait_flag(c, c->presentation ? &t->settled : &t->frame_done, timeout_ms);
+	return ct_wait_flag(c, c->d->presentation ? &t->settled : &t->frame_done, timeout_ms);
 }
 
 void ct_need_presented(struct ct_conn *c, struct ct_track *t, const char *what)

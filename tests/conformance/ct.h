@@ -23,6 +23,7 @@
 #include <sys/types.h>
 #include <wayland-client.h>
 
+#include "display.h"
 #include "harness.h"
 #include "syncobj.h"
 
@@ -55,25 +56,9 @@ int64_t ct_now_ns(void);
 
 /* --- connections --------------------------------------------------------- */
 
-struct ct_global {
-	char interface[64];
-	uint32_t name, version;
-};
-
 struct ct_conn {
 	struct ct_conn *next;
-	struct wl_display *display;
-	struct wl_registry *registry;
-	struct ct_global globals[96];
-	int n_globals;
-	struct wl_compositor *compositor;
-	struct wl_shm *shm;
-	struct xdg_wm_base *wm_base;
-	struct zwp_linux_dmabuf_v1 *dmabuf;
-	bool dmabuf_argb_linear, dmabuf_argb_invalid;
-	struct wp_presentation *presentation;
-	struct wp_linux_drm_syncobj_manager_v1 *manager;
-	uint32_t manager_version;
+	struct sw_display *d; /* the connection and its globals (clients/display.h) */
 	struct ct_window *control; /* lazily created */
 	struct ct_buffer *control_buffer;
 };
@@ -85,7 +70,6 @@ struct ct_conn *ct_connect_to(const char *name);
 void ct_disconnect(struct ct_conn *c);
 /* Skips unless the compositor offers wp_linux_drm_syncobj_manager_v1. */
 void ct_need_manager(struct ct_conn *c);
-const struct ct_global *ct_find_global(struct ct_conn *c, const char *interface);
 /* Binds another instance of the manager global. */
 struct wp_linux_drm_syncobj_manager_v1 *ct_bind_manager(struct ct_conn *c);
 

@@ -160,13 +160,13 @@ static void bad_fd_tests(void)
 			if (fd < 0)
 				sw_fail("cannot make %s: %s", name, strerror(errno));
 			struct ct_conn *c = ct_connect_with_manager();
-			wp_linux_drm_syncobj_manager_v1_import_timeline(c->manager, fd);
+			wp_linux_drm_syncobj_manager_v1_import_timeline(c->d->syncobj_manager, fd);
 			close(fd);
 			if (extra >= 0)
 				close(extra);
 			char what[128];
 			snprintf(what, sizeof(what), "import_timeline of %s", name);
-			ct_expect_error(c, MANAGER_IFACE, c->manager,
+			ct_expect_error(c, MANAGER_IFACE, c->d->syncobj_manager,
 					WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_INVALID_TIMELINE, what);
 			ct_disconnect(c);
 			tried++;
@@ -182,9 +182,9 @@ static void bad_fd_tests(void)
 								    &sync_file);
 			if (ret)
 				sw_fail("exporting a sync_file: %s", strerror(-ret));
-			wp_linux_drm_syncobj_manager_v1_import_timeline(c->manager, sync_file);
+			wp_linux_drm_syncobj_manager_v1_import_timeline(c->d->syncobj_manager, sync_file);
 			close(sync_file);
-			ct_expect_error(c, MANAGER_IFACE, c->manager,
+			ct_expect_error(c, MANAGER_IFACE, c->d->syncobj_manager,
 					WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_INVALID_TIMELINE,
 					"import_timeline of a sync_file");
 			ct_disconnect(c);
@@ -599,7 +599,7 @@ static void flood_tests(void)
 				during.total);
 		if (lost) {
 			const struct wl_interface *iface = NULL;
-			uint32_t id = 0, code = wl_display_get_protocol_error(c->display, &iface, &id);
+			uint32_t id = 0, code = wl_display_get_protocol_error(c->d->display, &iface, &id);
 			ct_note("the flooding client was disconnected after %d commits: error %u on %s@%u "
 				"(\"%s\")", sent, code, iface ? iface->name : "?", id, ct_last_log());
 		}
