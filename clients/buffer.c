@@ -125,14 +125,17 @@ uint64_t sw_buffer_next_release(struct sw_buffer *b)
 		close(b->release_fd);
 		b->release_fd = -1;
 	}
-	uint64_t point = b->release->point + 1;
-	b->release_fd = sw_timeline_eventfd(b->release, point);
+	b->release_fd = sw_timeline_eventfd(b->release, b->release->point + 1);
 	if (b->release_fd < 0)
 		return 0;
-	b->release->point = point;
-	b->release_point = point;
+	return sw_buffer_take_release(b);
+}
+
+uint64_t sw_buffer_take_release(struct sw_buffer *b)
+{
+	b->release_point = ++b->release->point;
 	b->busy = true;
-	return point;
+	return b->release_point;
 }
 
 void sw_buffer_released(struct sw_buffer *b)

@@ -48,6 +48,9 @@ int sw_buffer_open_card(void);
 /* Hands out the next release point and arms an eventfd for it; marks the
  * buffer busy. Returns the point (0 on failure). */
 uint64_t sw_buffer_next_release(struct sw_buffer *b);
+/* The same without the eventfd, for a client that polls or waits on the
+ * release timelines itself (one ioctl less per frame). */
+uint64_t sw_buffer_take_release(struct sw_buffer *b);
 /* Consumes the armed eventfd after poll() said it is readable. */
 void sw_buffer_released(struct sw_buffer *b);
 
