@@ -515,6 +515,33 @@ static void wait_tests(void)
 				      "set_release_point");
 	}
 
+	/* Rule 24 against rules 19-20: what conflicts is the pair that counts
+	 * at commit, not one a second set_*_point replaced. */
+	ct_subtest("second-set-point-clears-conflict")
+	{
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
+		struct ct_timeline *a = ct_timeline(c), *b = ct_timeline(c);
+		ct_signal(a, 1);
+		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_set_acquire(w, a, 100);
+		ct_set_release(w, a, 2);
+		ct_set_acquire(w, a, 1);
+		struct ct_track *t1 = ct_track(w);
+		ct_commit(w);
+		ct_need_presented(c, t1, "acquire 100 / release 2 on one timeline, acquire replaced by 1");
+
+		ct_signal(b, 1);
+		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_set_acquire(w, b, 1);
+		ct_set_release(w, b, 1);
+		ct_set_release(w, b, 2);
+		struct ct_track *t2 = ct_track(w);
+		ct_commit(w);
+		ct_need_presented(c, t2, "acquire 1 / release 1 on one timeline, release replaced by 2");
+		need_release(c, a, 2, "first buffer replaced");
+	}
+
 	/* Rule 25: the acquire point is materialized (a sw_sync fence, like a
 	 * GPU job's) but not signalled; a compositor that only waits for
 	 * materialization applies it too early. */
