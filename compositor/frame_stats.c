@@ -33,12 +33,8 @@
 #include "clock.h"
 #include "explicit_sync.h"
 #include "server.h"
+#include "stats.h"
 #include "syncobj.h"
-
-struct sw_series {
-	double *v;
-	size_t n, cap;
-};
 
 struct sw_commit_record {
 	struct wl_list link;
@@ -86,7 +82,10 @@ struct sw_output_stats {
 	int64_t win_start_ns, win_cpu_ns;
 	uint64_t win_ioctls, win_ioctl_ns;
 
-	struct sw_series interval_ms, render_ms, commit_ms, cpu_user_us, cpu_sys_us, ioctls, ioctl_us;
+	/* Out of memory, a series (here and in sw_frame_stats) loses a sample
+	 * rather than the compositor its life: stats_sample_add() failures
+	 * are ignored. */
+	struct stats_sample interval_ms, render_ms, commit_ms, cpu_user_us, cpu_sys_us, ioctls, ioctl_us;
 	struct sw_syncobj_stats syncobj_total;
 };
 
@@ -114,7 +113,7 @@ struct sw_frame_stats {
 
 	uint64_t commits, commits_explicit, commits_waited, commits_presented, commits_dropped,
 		commits_lost;
-	struct sw_series acquire_ms, apply_ms, present_ms, acquire_to_present_ms;
+	struct stats_sample acquire_ms, apply_ms, present_ms, acquire_to_present_ms;
 	uint64_t win_commits;
 	double win_present_ms_sum;
 
@@ -153,50 +152,29 @@ static struct sw_fd_count count_fds(void)
 
 /* --- series and their summaries ----------------------------------------- */
 
-static void series_push(struct sw_series *s, double v)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 1024;
-		double *v2 = realloc(s->v, cap * sizeof(*v2));
-		if (!v2)
-			return; /* losing a sample beats losing the compositor */
-		s->v = v2;
-		s->cap = cap;
-	}
-	s->v[s->n++] = v;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 struct sw_summary {
 	size_t n;
 	double mean, median, p99, max;
 };
 
 /* Median: the upper median sorted[n/2], as ministat prints it. p99: nearest
- * rank, sorted[ceil(0.99 n) - 1]. Sorts the series in place. */
-static struct sw_summary series_summary(struct sw_series *s)
+ * rank, sorted[ceil(0.99 n) - 1]. An empty series is all zeros. Sorts the
+ * series in place. */
+static struct sw_summary series_summary(struct stats_sample *s)
 {
 	struct sw_summary sum = { .n = s->n };
 	if (s->n == 0)
 		return sum;
-	qsort(s->v, s->n, sizeof(double), cmp_double);
-	double total = 0;
-	for (size_t i = 0; i < s->n; i++)
-		total += s->v[i];
-	sum.mean = total / (double)s->n;
-	sum.median = s->v[s->n / 2];
-	size_t rank = (size_t)ceil(0.99 * (double)s->n);
-	sum.p99 = s->v[rank > 0 ? rank - 1 : 0];
-	sum.max = s->v[s->n - 1];
+	struct stats_summary ss;
+	stats_sample_summarize(s, &ss);
+	sum.mean = ss.mean;
+	sum.median = ss.median;
+	sum.p99 = stats_percentile(s->v, s->n, 99);
+	sum.max = ss.max;
 	return sum;
 }
 
-static void print_summary_row(const char *prefix, const char *name, struct sw_series *s)
+static void print_summary_row(const char *prefix, const char *name, struct stats_sample *s)
 {
 	struct sw_summary sum = series_summary(s);
 	if (sum.n == 0)
@@ -205,7 +183,7 @@ static void print_summary_row(const char *prefix, const char *name, struct sw_se
 		sum.mean, sum.median, sum.p99, sum.max);
 }
 
-static void json_summary(FILE *f, const char *key, struct sw_series *s, bool comma)
+static void json_summary(FILE *f, const char *key, struct stats_sample *s, bool comma)
 {
 	struct sw_summary sum = series_summary(s);
 	fprintf(f, "%s\"%s\":{\"n\":%zu,\"mean\":%.6f,\"median\":%.6f,\"p99\":%.6f,\"max\":%.6f}",
@@ -228,20 +206,20 @@ static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record 
 	if (presented) {
 		stats->commits_presented++;
 		double ms = (double)(t_present - rec->t_commit) / 1e6;
-		series_push(&stats->present_ms, ms);
+		stats_sample_add(&stats->present_ms, ms);
 		stats->win_commits++;
 		stats->win_present_ms_sum += ms;
 		if (rec->explicit_sync)
-			series_push(&stats->acquire_to_present_ms, (double)(t_present - rec->t_acquired) / 1e6);
+			stats_sample_add(&stats->acquire_to_present_ms, (double)(t_present - rec->t_acquired) / 1e6);
 	} else if (strcmp(result, "dropped") == 0) {
 		stats->commits_dropped++;
 	} else {
 		stats->commits_lost++;
 	}
 	if (rec->explicit_sync && rec->t_acquired)
-		series_push(&stats->acquire_ms, (double)(rec->t_acquired - rec->t_commit) / 1e6);
+		stats_sample_add(&stats->acquire_ms, (double)(rec->t_acquired - rec->t_commit) / 1e6);
 	if (rec->t_applied)
-		series_push(&stats->apply_ms, (double)(rec->t_applied - rec->t_commit) / 1e6);
+		stats_sample_add(&stats->apply_ms, (double)(rec->t_applied - rec->t_commit) / 1e6);
 
 	FILE *f = stats->json;
 	if (f) {
@@ -450,7 +428,7 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	if (presented) {
 		if (o->presented > 0) {
 			interval = t_present - o->last_present_ns;
-			series_push(&o->interval_ms, (double)interval / 1e6);
+			stats_sample_add(&o->interval_ms, (double)interval / 1e6);
 			if (refresh_ns > 0) {
 				missed = lround((double)interval / (double)refresh_ns) - 1;
 				if (missed < 0)
@@ -469,12 +447,12 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	o->win_cpu_ns += pf->cpu_user_ns + pf->cpu_sys_ns;
 	o->win_ioctls += ioctls;
 	o->win_ioctl_ns += ioctl_ns;
-	series_push(&o->render_ms, (double)(pf->t_rendered - pf->t_start) / 1e6);
-	series_push(&o->commit_ms, (double)(pf->t_end - pf->t_rendered) / 1e6);
-	series_push(&o->cpu_user_us, (double)pf->cpu_user_ns / 1e3);
-	series_push(&o->cpu_sys_us, (double)pf->cpu_sys_ns / 1e3);
-	series_push(&o->ioctls, (double)ioctls);
-	series_push(&o->ioctl_us, (double)ioctl_ns / 1e3);
+	stats_sample_add(&o->render_ms, (double)(pf->t_rendered - pf->t_start) / 1e6);
+	stats_sample_add(&o->commit_ms, (double)(pf->t_end - pf->t_rendered) / 1e6);
+	stats_sample_add(&o->cpu_user_us, (double)pf->cpu_user_ns / 1e3);
+	stats_sample_add(&o->cpu_sys_us, (double)pf->cpu_sys_ns / 1e3);
+	stats_sample_add(&o->ioctls, (double)ioctls);
+	stats_sample_add(&o->ioctl_us, (double)ioctl_ns / 1e3);
 	sw_syncobj_stats_add(&o->syncobj_total, &pf->syncobj);
 
 	int n_commits = wl_list_length(&pf->commits);
@@ -579,13 +557,13 @@ static void output_stats_free(struct sw_output_stats *o)
 	struct sw_pending_frame *pf, *tmp;
 	wl_list_for_each_safe(pf, tmp, &o->pending, link)
 		frame_finish(o, pf, NULL);
-	free(o->interval_ms.v);
-	free(o->render_ms.v);
-	free(o->commit_ms.v);
-	free(o->cpu_user_us.v);
-	free(o->cpu_sys_us.v);
-	free(o->ioctls.v);
-	free(o->ioctl_us.v);
+	stats_sample_free(&o->interval_ms);
+	stats_sample_free(&o->render_ms);
+	stats_sample_free(&o->commit_ms);
+	stats_sample_free(&o->cpu_user_us);
+	stats_sample_free(&o->cpu_sys_us);
+	stats_sample_free(&o->ioctls);
+	stats_sample_free(&o->ioctl_us);
 	wl_list_remove(&o->link);
 	free(o);
 }
@@ -743,9 +721,9 @@ void sw_frame_stats_destroy(struct sw_frame_stats *stats)
 		fputs("}\n", f);
 		fclose(f);
 	}
-	free(stats->acquire_ms.v);
-	free(stats->apply_ms.v);
-	free(stats->present_ms.v);
-	free(stats->acquire_to_present_ms.v);
+	stats_sample_free(&stats->acquire_ms);
+	stats_sample_free(&stats->apply_ms);
+	stats_sample_free(&stats->present_ms);
+	stats_sample_free(&stats->acquire_to_present_ms);
 	free(stats);
 }
