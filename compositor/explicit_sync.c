@@ -830,16 +830,24 @@ void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_
 	free(sync);
 }
 
-const struct sw_explicit_sync_counters *sw_explicit_sync_counters(const struct sw_explicit_sync *sync)
-{
-	return &sync->counters;
-}
-
-void sw_explicit_sync_print_summary(const struct sw_explicit_sync_counters *c, FILE *f)
+void sw_explicit_sync_counters_print(FILE *f, const struct sw_explicit_sync_counters *c)
 {
 	fprintf(f, "syncway: explicit sync: %llu timelines imported (%llu alive), %llu commits "
 		"(%llu ready at commit, %llu waited, %llu waits cancelled), %llu release points "
 		"signalled (%llu after frames retired, %llu errors), %llu protocol errors\n",
+		(unsigned long long)c->timelines_imported, (unsigned long long)c->timelines_live,
+		(unsigned long long)c->commits, (unsigned long long)c->acquire_ready,
+		(unsigned long long)c->acquire_waited, (unsigned long long)c->waits_cancelled,
+		(unsigned long long)c->releases_signalled, (unsigned long long)c->releases_deferred,
+		(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors);
+}
+
+void sw_explicit_sync_counters_write_json(FILE *f, const struct sw_explicit_sync_counters *c)
+{
+	fprintf(f, "{\"timelines_imported\":%llu,\"timelines_alive\":%llu,\"commits\":%llu,"
+		"\"acquire_ready\":%llu,\"acquire_waited\":%llu,\"waits_cancelled\":%llu,"
+		"\"releases_signalled\":%llu,\"releases_deferred\":%llu,\"release_errors\":%llu,"
+		"\"protocol_errors\":%llu}",
 		(unsigned long long)c->timelines_imported, (unsigned long long)c->timelines_live,
 		(unsigned long long)c->commits, (unsigned long long)c->acquire_ready,
 		(unsigned long long)c->acquire_waited, (unsigned long long)c->waits_cancelled,

@@ -28,7 +28,9 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server);
  * *final when it is not NULL. */
 void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_sync_counters *final);
 
-const struct sw_explicit_sync_counters *sw_explicit_sync_counters(const struct sw_explicit_sync *sync);
-void sw_explicit_sync_print_summary(const struct sw_explicit_sync_counters *counters, FILE *f);
+/* The counters as one line on f, and as a JSON object (the "explicit_sync"
+ * of the --stats summary; keys: docs/compositor.md). */
+void sw_explicit_sync_counters_print(FILE *f, const struct sw_explicit_sync_counters *counters);
+void sw_explicit_sync_counters_write_json(FILE *f, const struct sw_explicit_sync_counters *counters);
 
 #endif

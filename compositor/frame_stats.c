@@ -707,16 +707,8 @@ void sw_frame_stats_destroy(struct sw_frame_stats *stats)
 			b->total, a->total, (a->eventfd - b->eventfd) + (a->syncobj - b->syncobj) +
 			(a->sync_file - b->sync_file));
 		if (stats->have_sync_counters) {
-			const struct sw_explicit_sync_counters *c = &stats->sync_counters;
-			fprintf(f, ",\"explicit_sync\":{\"timelines_imported\":%llu,\"timelines_alive\":%llu,"
-				"\"commits\":%llu,\"acquire_ready\":%llu,\"acquire_waited\":%llu,"
-				"\"waits_cancelled\":%llu,\"releases_signalled\":%llu,\"releases_deferred\":%llu,"
-				"\"release_errors\":%llu,\"protocol_errors\":%llu}",
-				(unsigned long long)c->timelines_imported, (unsigned long long)c->timelines_live,
-				(unsigned long long)c->commits, (unsigned long long)c->acquire_ready,
-				(unsigned long long)c->acquire_waited, (unsigned long long)c->waits_cancelled,
-				(unsigned long long)c->releases_signalled, (unsigned long long)c->releases_deferred,
-				(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors);
+			fputs(",\"explicit_sync\":", f);
+			sw_explicit_sync_counters_write_json(f, &stats->sync_counters);
 		}
 		fputs("}\n", f);
 		fclose(f);

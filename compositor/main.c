@@ -395,7 +395,7 @@ int main(int argc, char *argv[])
 		struct sw_explicit_sync_counters counters;
 		sw_explicit_sync_destroy(server.explicit_sync, &counters);
 		server.explicit_sync = NULL;
-		sw_explicit_sync_print_summary(&counters, stderr);
+		sw_explicit_sync_counters_print(stderr, &counters);
 		sw_frame_stats_explicit_sync_done(server.frame_stats, &counters);
 	}
 	sw_frame_stats_mark_fds(server.frame_stats, true);
