@@ -32,6 +32,7 @@
 
 #include "clock.h"
 #include "explicit_sync.h"
+#include "json.h"
 #include "server.h"
 #include "stats.h"
 #include "syncobj.h"
@@ -231,8 +232,11 @@ static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record 
 			fprintf(f, ",\"acquire_ns\":%lld", (long long)(rec->t_acquired - rec->t_commit));
 		if (rec->t_applied)
 			fprintf(f, ",\"apply_ns\":%lld", (long long)(rec->t_applied - rec->t_commit));
-		if (output)
-			fprintf(f, ",\"output\":\"%s\",\"frame\":%llu", output->name, (unsigned long long)frame);
+		if (output) {
+			fputs(",\"output\":", f);
+			sw_json_string(f, output->name);
+			fprintf(f, ",\"frame\":%llu", (unsigned long long)frame);
+		}
 		if (presented) {
 			fprintf(f, ",\"present_ns\":%lld", (long long)(t_present - rec->t_commit));
 			if (rec->explicit_sync)
@@ -458,10 +462,10 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	int n_commits = wl_list_length(&pf->commits);
 	FILE *f = stats->json;
 	if (f) {
-		fprintf(f, "{\"type\":\"frame\",\"t_ns\":%lld,\"output\":\"%s\",\"frame\":%llu,"
-			"\"commit_seq\":%u,\"presented\":%s",
-			(long long)t_present, o->name, (unsigned long long)pf->frame, pf->commit_seq,
-			presented ? "true" : "false");
+		fprintf(f, "{\"type\":\"frame\",\"t_ns\":%lld,\"output\":", (long long)t_present);
+		sw_json_string(f, o->name);
+		fprintf(f, ",\"frame\":%llu,\"commit_seq\":%u,\"presented\":%s",
+			(unsigned long long)pf->frame, pf->commit_seq, presented ? "true" : "false");
 		if (interval >= 0)
 			fprintf(f, ",\"interval_ns\":%lld,\"missed\":%ld", (long long)interval, missed);
 		if (refresh_ns > 0)
@@ -536,9 +540,10 @@ static void output_stats_json(struct sw_output_stats *o, FILE *f)
 {
 	double secs = o->last_present_ns > o->first_present_ns ?
 		(double)(o->last_present_ns - o->first_present_ns) / 1e9 : 0;
-	fprintf(f, "{\"type\":\"output_summary\",\"output\":\"%s\",\"presented\":%llu,"
-		"\"not_presented\":%llu,\"missed\":%llu,\"fps\":%.6f",
-		o->name, (unsigned long long)o->presented, (unsigned long long)o->not_presented,
+	fputs("{\"type\":\"output_summary\",\"output\":", f);
+	sw_json_string(f, o->name);
+	fprintf(f, ",\"presented\":%llu,\"not_presented\":%llu,\"missed\":%llu,\"fps\":%.6f",
+		(unsigned long long)o->presented, (unsigned long long)o->not_presented,
 		(unsigned long long)o->missed, secs > 0 ? (double)(o->presented - 1) / secs : 0.0);
 	json_summary(f, "interval_ms", &o->interval_ms, true);
 	json_summary(f, "render_ms", &o->render_ms, true);
