@@ -10,10 +10,11 @@
  * from the request (client_commit) through the acquire point (explicit sync
  * reports when it is signalled) and the state being applied, to the first
  * frame that shows it and that frame's presentation. A commit replaced by a
- * newer one before any frame showed it is "dropped".
+ * newer one before any frame showed it is dropped (enum sw_commit_fate).
  *
- * The same numbers feed the 5 s lines on stderr, the JSON lines and the exit
- * summary. Field definitions: docs/compositor.md. */
+ * This file keeps the records and the totals; frame_report.c writes them
+ * (the report-window lines on stderr, the JSON lines and the exit summary).
+ * Field definitions: docs/compositor.md. */
 #include "frame_stats.h"
 
 #include <dirent.h>
@@ -31,19 +32,8 @@
 #include <wlr/util/log.h>
 
 #include "clock.h"
-#include "explicit_sync.h"
-#include "json.h"
+#include "frame_report.h"
 #include "server.h"
-#include "stats.h"
-#include "syncobj.h"
-
-struct sw_commit_record {
-	struct wl_list link;
-	uint32_t surface_id;
-	uint32_t seq;
-	bool explicit_sync, waited;
-	int64_t t_commit, t_acquired, t_applied;
-};
 
 /* Per wl_surface, as an addon. */
 struct sw_surface_stats {
@@ -56,69 +46,6 @@ struct sw_surface_stats {
 
 	struct wl_listener client_commit;
 	struct wl_listener commit;
-};
-
-struct sw_pending_frame {
-	struct wl_list link; /* sw_output_stats.pending */
-	uint64_t frame;
-	uint32_t commit_seq;
-	int64_t t_start, t_rendered, t_end;
-	int64_t cpu_user_ns, cpu_sys_ns;
-	long ctxsw;
-	struct sw_syncobj_stats syncobj;
-	struct wl_list commits; /* sw_commit_record: shown first by this frame */
-};
-
-struct sw_output_stats {
-	struct wl_list link; /* sw_frame_stats.outputs */
-	struct sw_frame_stats *stats;
-	char name[64];
-	struct wl_list pending; /* sw_pending_frame, oldest first */
-
-	uint64_t presented, not_presented, missed;
-	int64_t first_present_ns, last_present_ns;
-
-	/* the current report window */
-	uint64_t win_frames;
-	int64_t win_start_ns, win_cpu_ns;
-	uint64_t win_ioctls, win_ioctl_ns;
-
-	/* Out of memory, a series (here and in sw_frame_stats) loses a sample
-	 * rather than the compositor its life: stats_sample_add() failures
-	 * are ignored. */
-	struct stats_sample interval_ms, render_ms, commit_ms, cpu_user_us, cpu_sys_us, ioctls, ioctl_us;
-	struct sw_syncobj_stats syncobj_total;
-};
-
-/* Open fds by kind: a leak check for the kinds explicit sync creates
- * (eventfds for waits, syncobj and sync_file fds). Buffer fds (dmabufs,
- * memfds of shm buffers) are counted apart because swapchains grow lazily
- * (a third buffer on a busy output). */
-struct sw_fd_count {
-	int total, buffers, eventfd, syncobj, sync_file;
-};
-
-struct sw_frame_stats {
-	struct sw_server *server;
-	FILE *json;
-	struct wl_list outputs; /* sw_output_stats.link */
-	struct wl_event_source *report_timer;
-	uint32_t next_surface_id;
-	int64_t start_ns;
-	struct sw_fd_count fds_before, fds_after;
-	bool have_sync_counters;
-	struct sw_explicit_sync_counters sync_counters;
-
-	struct rusage last_rusage;
-	struct sw_syncobj_stats last_syncobj;
-
-	uint64_t commits, commits_explicit, commits_waited, commits_presented, commits_dropped,
-		commits_lost;
-	struct stats_sample acquire_ms, apply_ms, present_ms, acquire_to_present_ms;
-	uint64_t win_commits;
-	double win_present_ms_sum;
-
-	struct wl_listener new_surface;
 };
 
 static struct sw_fd_count count_fds(void)
@@ -151,60 +78,18 @@ static struct sw_fd_count count_fds(void)
 	return count;
 }
 
-/* --- series and their summaries ----------------------------------------- */
-
-struct sw_summary {
-	size_t n;
-	double mean, median, p99, max;
-};
-
-/* Median: the upper median sorted[n/2], as ministat prints it. p99: nearest
- * rank, sorted[ceil(0.99 n) - 1]. An empty series is all zeros. Sorts the
- * series in place. */
-static struct sw_summary series_summary(struct stats_sample *s)
-{
-	struct sw_summary sum = { .n = s->n };
-	if (s->n == 0)
-		return sum;
-	struct stats_summary ss;
-	stats_sample_summarize(s, &ss);
-	sum.mean = ss.mean;
-	sum.median = ss.median;
-	sum.p99 = stats_percentile(s->v, s->n, 99);
-	sum.max = ss.max;
-	return sum;
-}
-
-static void print_summary_row(const char *prefix, const char *name, struct stats_sample *s)
-{
-	struct sw_summary sum = series_summary(s);
-	if (sum.n == 0)
-		return;
-	fprintf(stderr, "syncway: %s  %-26s %7zu %11.3f %11.3f %11.3f %11.3f\n", prefix, name, sum.n,
-		sum.mean, sum.median, sum.p99, sum.max);
-}
-
-static void json_summary(FILE *f, const char *key, struct stats_sample *s, bool comma)
-{
-	struct sw_summary sum = series_summary(s);
-	fprintf(f, "%s\"%s\":{\"n\":%zu,\"mean\":%.6f,\"median\":%.6f,\"p99\":%.6f,\"max\":%.6f}",
-		comma ? "," : "", key, sum.n, sum.mean, sum.median, sum.p99, sum.max);
-}
-
 /* --- commits ----------------------------------------------------------- */
 
-/* result: presented, not_presented (its frame was dropped), dropped
- * (replaced before any frame showed it), lost (surface destroyed first). */
-static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record *rec, const char *result,
-			  const struct sw_output_stats *output, uint64_t frame, int64_t t_present)
+static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record *rec,
+			  enum sw_commit_fate fate, const struct sw_output_stats *output, uint64_t frame,
+			  int64_t t_present)
 {
-	bool presented = strcmp(result, "presented") == 0;
 	stats->commits++;
 	if (rec->explicit_sync)
 		stats->commits_explicit++;
 	if (rec->waited)
 		stats->commits_waited++;
-	if (presented) {
+	if (fate == SW_COMMIT_PRESENTED) {
 		stats->commits_presented++;
 		double ms = (double)(t_present - rec->t_commit) / 1e6;
 		stats_sample_add(&stats->present_ms, ms);
@@ -212,7 +97,7 @@ static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record 
 		stats->win_present_ms_sum += ms;
 		if (rec->explicit_sync)
 			stats_sample_add(&stats->acquire_to_present_ms, (double)(t_present - rec->t_acquired) / 1e6);
-	} else if (strcmp(result, "dropped") == 0) {
+	} else if (fate == SW_COMMIT_DROPPED) {
 		stats->commits_dropped++;
 	} else {
 		stats->commits_lost++;
@@ -222,29 +107,7 @@ static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record 
 	if (rec->t_applied)
 		stats_sample_add(&stats->apply_ms, (double)(rec->t_applied - rec->t_commit) / 1e6);
 
-	FILE *f = stats->json;
-	if (f) {
-		fprintf(f, "{\"type\":\"commit\",\"t_ns\":%lld,\"surface\":%u,\"seq\":%u,\"explicit\":%s,"
-			"\"waited\":%s,\"result\":\"%s\"",
-			(long long)rec->t_commit, rec->surface_id, rec->seq,
-			rec->explicit_sync ? "true" : "false", rec->waited ? "true" : "false", result);
-		if (rec->explicit_sync && rec->t_acquired)
-			fprintf(f, ",\"acquire_ns\":%lld", (long long)(rec->t_acquired - rec->t_commit));
-		if (rec->t_applied)
-			fprintf(f, ",\"apply_ns\":%lld", (long long)(rec->t_applied - rec->t_commit));
-		if (output) {
-			fputs(",\"output\":", f);
-			sw_json_string(f, output->name);
-			fprintf(f, ",\"frame\":%llu", (unsigned long long)frame);
-		}
-		if (presented) {
-			fprintf(f, ",\"present_ns\":%lld", (long long)(t_present - rec->t_commit));
-			if (rec->explicit_sync)
-				fprintf(f, ",\"acquire_to_present_ns\":%lld",
-					(long long)(t_present - rec->t_acquired));
-		}
-		fputs("}\n", f);
-	}
+	frame_report_commit(stats, rec, fate, output, frame, t_present);
 	wl_list_remove(&rec->link);
 	free(rec);
 }
@@ -279,14 +142,14 @@ static void handle_commit(struct wl_listener *listener, void *data)
 		if (age > 0)
 			break;
 		if (age < 0) {
-			commit_finish(ss->stats, rec, "lost", NULL, 0, 0);
+			commit_finish(ss->stats, rec, SW_COMMIT_LOST, NULL, 0, 0);
 			continue;
 		}
 		wl_list_remove(&rec->link);
 		wl_list_init(&rec->link);
 		rec->t_applied = sw_clock_ns(CLOCK_MONOTONIC);
 		if (ss->applied)
-			commit_finish(ss->stats, ss->applied, "dropped", NULL, 0, 0);
+			commit_finish(ss->stats, ss->applied, SW_COMMIT_DROPPED, NULL, 0, 0);
 		ss->applied = rec;
 		break;
 	}
@@ -296,9 +159,9 @@ static void surface_stats_destroy(struct sw_surface_stats *ss)
 {
 	struct sw_commit_record *rec, *tmp;
 	wl_list_for_each_safe(rec, tmp, &ss->queued, link)
-		commit_finish(ss->stats, rec, "lost", NULL, 0, 0);
+		commit_finish(ss->stats, rec, SW_COMMIT_LOST, NULL, 0, 0);
 	if (ss->applied)
-		commit_finish(ss->stats, ss->applied, "lost", NULL, 0, 0);
+		commit_finish(ss->stats, ss->applied, SW_COMMIT_LOST, NULL, 0, 0);
 	wl_list_remove(&ss->client_commit.link);
 	wl_list_remove(&ss->commit.link);
 	wlr_addon_finish(&ss->addon);
@@ -418,32 +281,32 @@ void sw_frame_stats_frame_committed(struct sw_output_stats *o, struct wlr_scene_
 static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 			 const struct wlr_output_event_present *event)
 {
-	struct sw_frame_stats *stats = o->stats;
-	bool presented = event && event->presented;
-	int64_t t_present = pf->t_end;
-	if (presented && event->when)
-		t_present = sw_timespec_ns(*event->when);
-	int64_t refresh_ns = event ? event->refresh : 0;
+	struct sw_frame_outcome out = {
+		.presented = event && event->presented,
+		.t_present = pf->t_end,
+		.interval_ns = -1,
+		.refresh_ns = event ? event->refresh : 0,
+	};
+	if (out.presented && event->when)
+		out.t_present = sw_timespec_ns(*event->when);
 
 	uint64_t ioctls = sw_syncobj_stats_count(&pf->syncobj);
 	uint64_t ioctl_ns = sw_syncobj_stats_ns(&pf->syncobj);
-	int64_t interval = -1;
-	long missed = 0;
-	if (presented) {
+	if (out.presented) {
 		if (o->presented > 0) {
-			interval = t_present - o->last_present_ns;
-			stats_sample_add(&o->interval_ms, (double)interval / 1e6);
-			if (refresh_ns > 0) {
-				missed = lround((double)interval / (double)refresh_ns) - 1;
-				if (missed < 0)
-					missed = 0;
-				o->missed += missed;
+			out.interval_ns = out.t_present - o->last_present_ns;
+			stats_sample_add(&o->interval_ms, (double)out.interval_ns / 1e6);
+			if (out.refresh_ns > 0) {
+				out.missed = lround((double)out.interval_ns / (double)out.refresh_ns) - 1;
+				if (out.missed < 0)
+					out.missed = 0;
+				o->missed += out.missed;
 			}
 		} else {
-			o->first_present_ns = t_present;
+			o->first_present_ns = out.t_present;
 		}
 		o->presented++;
-		o->last_present_ns = t_present;
+		o->last_present_ns = out.t_present;
 		o->win_frames++;
 	} else {
 		o->not_presented++;
@@ -458,31 +321,12 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	stats_sample_add(&o->ioctls, (double)ioctls);
 	stats_sample_add(&o->ioctl_us, (double)ioctl_ns / 1e3);
 	sw_syncobj_stats_add(&o->syncobj_total, &pf->syncobj);
+	frame_report_frame(o, pf, &out);
 
-	int n_commits = wl_list_length(&pf->commits);
-	FILE *f = stats->json;
-	if (f) {
-		fprintf(f, "{\"type\":\"frame\",\"t_ns\":%lld,\"output\":", (long long)t_present);
-		sw_json_string(f, o->name);
-		fprintf(f, ",\"frame\":%llu,\"commit_seq\":%u,\"presented\":%s",
-			(unsigned long long)pf->frame, pf->commit_seq, presented ? "true" : "false");
-		if (interval >= 0)
-			fprintf(f, ",\"interval_ns\":%lld,\"missed\":%ld", (long long)interval, missed);
-		if (refresh_ns > 0)
-			fprintf(f, ",\"refresh_ns\":%lld", (long long)refresh_ns);
-		fprintf(f, ",\"render_ns\":%lld,\"commit_ns\":%lld,\"cpu_user_ns\":%lld,"
-			"\"cpu_sys_ns\":%lld,\"ctxsw\":%ld,\"syncobj_ioctls\":%llu,\"syncobj_ns\":%llu,"
-			"\"syncobj\":",
-			(long long)(pf->t_rendered - pf->t_start), (long long)(pf->t_end - pf->t_rendered),
-			(long long)pf->cpu_user_ns, (long long)pf->cpu_sys_ns, pf->ctxsw,
-			(unsigned long long)ioctls, (unsigned long long)ioctl_ns);
-		sw_syncobj_stats_write_json(f, &pf->syncobj, false);
-		fprintf(f, ",\"commits\":%d}\n", n_commits);
-	}
-
+	enum sw_commit_fate fate = out.presented ? SW_COMMIT_PRESENTED : SW_COMMIT_NOT_PRESENTED;
 	struct sw_commit_record *rec, *tmp;
 	wl_list_for_each_safe(rec, tmp, &pf->commits, link)
-		commit_finish(stats, rec, presented ? "presented" : "not_presented", o, pf->frame, t_present);
+		commit_finish(o->stats, rec, fate, o, pf->frame, out.t_present);
 	wl_list_remove(&pf->link);
 	free(pf);
 }
@@ -516,47 +360,6 @@ struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, 
 	return o;
 }
 
-static void output_stats_print(struct sw_output_stats *o)
-{
-	double secs = o->last_present_ns > o->first_present_ns ?
-		(double)(o->last_present_ns - o->first_present_ns) / 1e9 : 0;
-	fprintf(stderr, "syncway: %s: %llu frames presented, %llu not presented, %llu missed vblanks, "
-		"%.3f FPS ((N-1)/(t_N-t_1) over %.1f s)\n",
-		o->name, (unsigned long long)o->presented, (unsigned long long)o->not_presented,
-		(unsigned long long)o->missed,
-		secs > 0 ? (double)(o->presented - 1) / secs : 0.0, secs);
-	fprintf(stderr, "syncway: %s  %-26s %7s %11s %11s %11s %11s\n", o->name, "per frame", "n", "mean",
-		"median", "p99", "max");
-	print_summary_row(o->name, "interval (ms)", &o->interval_ms);
-	print_summary_row(o->name, "render (ms)", &o->render_ms);
-	print_summary_row(o->name, "output commit (ms)", &o->commit_ms);
-	print_summary_row(o->name, "cpu user (us)", &o->cpu_user_us);
-	print_summary_row(o->name, "cpu sys (us)", &o->cpu_sys_us);
-	print_summary_row(o->name, "syncobj ioctls", &o->ioctls);
-	print_summary_row(o->name, "syncobj ioctl time (us)", &o->ioctl_us);
-}
-
-static void output_stats_json(struct sw_output_stats *o, FILE *f)
-{
-	double secs = o->last_present_ns > o->first_present_ns ?
-		(double)(o->last_present_ns - o->first_present_ns) / 1e9 : 0;
-	fputs("{\"type\":\"output_summary\",\"output\":", f);
-	sw_json_string(f, o->name);
-	fprintf(f, ",\"presented\":%llu,\"not_presented\":%llu,\"missed\":%llu,\"fps\":%.6f",
-		(unsigned long long)o->presented, (unsigned long long)o->not_presented,
-		(unsigned long long)o->missed, secs > 0 ? (double)(o->presented - 1) / secs : 0.0);
-	json_summary(f, "interval_ms", &o->interval_ms, true);
-	json_summary(f, "render_ms", &o->render_ms, true);
-	json_summary(f, "commit_ms", &o->commit_ms, true);
-	json_summary(f, "cpu_user_us", &o->cpu_user_us, true);
-	json_summary(f, "cpu_sys_us", &o->cpu_sys_us, true);
-	json_summary(f, "syncobj_ioctls", &o->ioctls, true);
-	json_summary(f, "syncobj_us", &o->ioctl_us, true);
-	fputs(",\"syncobj\":", f);
-	sw_syncobj_stats_write_json(f, &o->syncobj_total, false);
-	fputs("}\n", f);
-}
-
 static void output_stats_free(struct sw_output_stats *o)
 {
 	struct sw_pending_frame *pf, *tmp;
@@ -575,10 +378,7 @@ static void output_stats_free(struct sw_output_stats *o)
 
 void sw_frame_stats_remove_output(struct sw_output_stats *o)
 {
-	struct sw_frame_stats *stats = o->stats;
-	output_stats_print(o);
-	if (stats->json)
-		output_stats_json(o, stats->json);
+	frame_report_output(o);
 	output_stats_free(o);
 }
 
@@ -588,16 +388,7 @@ static int handle_report(void *data)
 	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
 	struct sw_output_stats *o;
 	wl_list_for_each(o, &stats->outputs, link) {
-		double secs = (double)(now - o->win_start_ns) / 1e9;
-		double frames = (double)o->win_frames;
-		double per = frames > 0 ? frames : 1;
-		fprintf(stderr, "syncway: %s: %llu frames in %.1f seconds = %.3f FPS; "
-			"cpu %.0f us/frame; syncobj %.2f ioctls/frame, %.1f us/frame; "
-			"%llu commits shown, commit->present %.2f ms mean\n",
-			o->name, (unsigned long long)o->win_frames, secs, secs > 0 ? frames / secs : 0.0,
-			(double)o->win_cpu_ns / 1e3 / per, (double)o->win_ioctls / per,
-			(double)o->win_ioctl_ns / 1e3 / per, (unsigned long long)stats->win_commits,
-			stats->win_commits ? stats->win_present_ms_sum / (double)stats->win_commits : 0.0);
+		frame_report_window(o, now);
 		o->win_frames = 0;
 		o->win_cpu_ns = 0;
 		o->win_ioctls = 0;
@@ -661,7 +452,6 @@ void sw_frame_stats_destroy(struct sw_frame_stats *stats)
 {
 	if (!stats)
 		return;
-	struct sw_server *server = stats->server;
 	if (stats->report_timer)
 		wl_event_source_remove(stats->report_timer);
 	wl_list_remove(&stats->new_surface.link);
@@ -670,54 +460,9 @@ void sw_frame_stats_destroy(struct sw_frame_stats *stats)
 	wl_list_for_each_safe(o, otmp, &stats->outputs, link)
 		sw_frame_stats_remove_output(o);
 
-	fprintf(stderr, "syncway: commits: %llu with a buffer (%llu explicit sync, %llu waited on the "
-		"acquire point), %llu presented, %llu dropped (replaced before shown), %llu lost\n",
-		(unsigned long long)stats->commits, (unsigned long long)stats->commits_explicit,
-		(unsigned long long)stats->commits_waited, (unsigned long long)stats->commits_presented,
-		(unsigned long long)stats->commits_dropped, (unsigned long long)stats->commits_lost);
-	fprintf(stderr, "syncway: commits  %-26s %7s %11s %11s %11s %11s\n", "latency", "n", "mean",
-		"median", "p99", "max");
-	print_summary_row("commits", "commit->acquired (ms)", &stats->acquire_ms);
-	print_summary_row("commits", "commit->applied (ms)", &stats->apply_ms);
-	print_summary_row("commits", "commit->presented (ms)", &stats->present_ms);
-	print_summary_row("commits", "acquired->presented (ms)", &stats->acquire_to_present_ms);
-	fprintf(stderr, "syncway: syncobj ioctls by the compositor (%llu calls, %llu errors):\n",
-		(unsigned long long)sw_syncobj_stats_count(&server->syncobj_stats),
-		(unsigned long long)sw_syncobj_stats_errors(&server->syncobj_stats));
-	sw_syncobj_stats_print(stderr, "syncway:   ", &server->syncobj_stats);
-	const struct sw_fd_count *b = &stats->fds_before, *a = &stats->fds_after;
-	if (b->total >= 0 && a->total >= 0) {
-		bool leak = a->eventfd > b->eventfd || a->syncobj > b->syncobj || a->sync_file > b->sync_file;
-		fprintf(stderr, "syncway: open fds: %d before clients, %d after they left (buffers %d -> %d, "
-			"eventfd %d -> %d, syncobj %d -> %d, sync_file %d -> %d)%s\n", b->total, a->total,
-			b->buffers, a->buffers, b->eventfd, a->eventfd, b->syncobj, a->syncobj, b->sync_file,
-			a->sync_file, leak ? " LEAK?" : "");
-	}
-	FILE *f = stats->json;
-	if (f) {
-		fprintf(f, "{\"type\":\"summary\",\"duration_ns\":%lld,\"commits\":%llu,"
-			"\"commits_explicit\":%llu,\"commits_waited\":%llu,\"commits_presented\":%llu,"
-			"\"commits_dropped\":%llu,\"commits_lost\":%llu",
-			(long long)(sw_clock_ns(CLOCK_MONOTONIC) - stats->start_ns), (unsigned long long)stats->commits,
-			(unsigned long long)stats->commits_explicit, (unsigned long long)stats->commits_waited,
-			(unsigned long long)stats->commits_presented, (unsigned long long)stats->commits_dropped,
-			(unsigned long long)stats->commits_lost);
-		json_summary(f, "acquire_ms", &stats->acquire_ms, true);
-		json_summary(f, "apply_ms", &stats->apply_ms, true);
-		json_summary(f, "present_ms", &stats->present_ms, true);
-		json_summary(f, "acquire_to_present_ms", &stats->acquire_to_present_ms, true);
-		fputs(",\"syncobj\":", f);
-		sw_syncobj_stats_write_json(f, &server->syncobj_stats, false);
-		fprintf(f, ",\"fds_before\":%d,\"fds_after\":%d,\"fds_leaked_sync\":%d",
-			b->total, a->total, (a->eventfd - b->eventfd) + (a->syncobj - b->syncobj) +
-			(a->sync_file - b->sync_file));
-		if (stats->have_sync_counters) {
-			fputs(",\"explicit_sync\":", f);
-			sw_explicit_sync_counters_write_json(f, &stats->sync_counters);
-		}
-		fputs("}\n", f);
-		fclose(f);
-	}
+	frame_report_summary(stats);
+	if (stats->json)
+		fclose(stats->json);
 	stats_sample_free(&stats->acquire_ms);
 	stats_sample_free(&stats->apply_ms);
 	stats_sample_free(&stats->present_ms);

@@ -14,6 +14,7 @@
 struct sw_explicit_sync;
 struct sw_frame_stats;
 struct sw_output_stats;
+struct wlr_surface;
 
 struct sw_options {
 	const char *startup_cmd;      /* -s: run with /bin/sh -c */

@@ -1,0 +1,127 @@
+/* Between the two halves of the frame accounting: the records that
+ * frame_stats.c keeps, and the reports frame_report.c writes from them (the
+ * lines on stderr and the --stats JSON lines; fields: docs/compositor.md).
+ * Nothing else includes this. */
+#ifndef SYNCWAY_FRAME_REPORT_H
+#define SYNCWAY_FRAME_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <wayland-server-core.h>
+
+#include "explicit_sync.h"
+#include "stats.h"
+#include "syncobj.h"
+
+struct sw_server;
+
+/* What became of a commit: its "result" in the JSON lines. */
+enum sw_commit_fate {
+	SW_COMMIT_PRESENTED,     /* a presented frame showed it */
+	SW_COMMIT_NOT_PRESENTED, /* the frame that showed it was not presented */
+	SW_COMMIT_DROPPED,       /* replaced by a newer commit before any frame showed it */
+	SW_COMMIT_LOST,          /* its surface was destroyed first, or it was refused */
+};
+
+/* One wl_surface.commit with a buffer, until a frame shows it. Times are 0
+ * until they happen. */
+struct sw_commit_record {
+	struct wl_list link;
+	uint32_t surface_id;
+	uint32_t seq;
+	bool explicit_sync, waited;
+	int64_t t_commit, t_acquired, t_applied;
+};
+
+/* One frame from its output commit until its present event. */
+struct sw_pending_frame {
+	struct wl_list link; /* sw_output_stats.pending */
+	uint64_t frame;
+	uint32_t commit_seq;
+	int64_t t_start, t_rendered, t_end;
+	int64_t cpu_user_ns, cpu_sys_ns;
+	long ctxsw;
+	struct sw_syncobj_stats syncobj;
+	struct wl_list commits; /* sw_commit_record: shown first by this frame */
+};
+
+/* What the present event (or its absence) told about a frame. */
+struct sw_frame_outcome {
+	bool presented;
+	int64_t t_present;   /* the end of the output commit when not presented */
+	int64_t interval_ns; /* to the output's previous presented frame; -1: none */
+	long missed;
+	int64_t refresh_ns;  /* 0: unknown */
+};
+
+struct sw_output_stats {
+	struct wl_list link; /* sw_frame_stats.outputs */
+	struct sw_frame_stats *stats;
+	char name[64];
+	struct wl_list pending; /* sw_pending_frame, oldest first */
+
+	uint64_t presented, not_presented, missed;
+	int64_t first_present_ns, last_present_ns;
+
+	/* the current report window */
+	uint64_t win_frames;
+	int64_t win_start_ns, win_cpu_ns;
+	uint64_t win_ioctls, win_ioctl_ns;
+
+	/* Out of memory, a series (here and in sw_frame_stats) loses a sample
+	 * rather than the compositor its life: stats_sample_add() failures
+	 * are ignored. */
+	struct stats_sample interval_ms, render_ms, commit_ms, cpu_user_us, cpu_sys_us, ioctls, ioctl_us;
+	struct sw_syncobj_stats syncobj_total;
+};
+
+/* Open fds by kind: a leak check for the kinds explicit sync creates
+ * (eventfds for waits, syncobj and sync_file fds). Buffer fds (dmabufs,
+ * memfds of shm buffers) are counted apart because swapchains grow lazily
+ * (a third buffer on a busy output). */
+struct sw_fd_count {
+	int total, buffers, eventfd, syncobj, sync_file;
+};
+
+struct sw_frame_stats {
+	struct sw_server *server;
+	FILE *json; /* NULL without --stats */
+	struct wl_list outputs; /* sw_output_stats.link */
+	struct wl_event_source *report_timer;
+	uint32_t next_surface_id;
+	int64_t start_ns;
+	struct sw_fd_count fds_before, fds_after;
+	bool have_sync_counters;
+	struct sw_explicit_sync_counters sync_counters;
+
+	struct rusage last_rusage;
+	struct sw_syncobj_stats last_syncobj;
+
+	/* Commits not presented count as lost in these totals. */
+	uint64_t commits, commits_explicit, commits_waited, commits_presented, commits_dropped,
+		commits_lost;
+	struct stats_sample acquire_ms, apply_ms, present_ms, acquire_to_present_ms;
+	uint64_t win_commits;
+	double win_present_ms_sum;
+
+	struct wl_listener new_surface;
+};
+
+/* The JSON line of a commit; output is the one whose frame showed it
+ * (NULL: none did). */
+void frame_report_commit(const struct sw_frame_stats *stats, const struct sw_commit_record *rec,
+			 enum sw_commit_fate fate, const struct sw_output_stats *output,
+			 uint64_t frame, int64_t t_present);
+void frame_report_frame(const struct sw_output_stats *output, const struct sw_pending_frame *frame,
+			const struct sw_frame_outcome *outcome);
+/* The line on stderr about output's report window, which ends at now. */
+void frame_report_window(const struct sw_output_stats *output, int64_t now);
+/* The output's table on stderr and its "output_summary" line. Sorts its
+ * series. */
+void frame_report_output(struct sw_output_stats *output);
+/* The exit summary on stderr and the "summary" line. Sorts the series. */
+void frame_report_summary(struct sw_frame_stats *stats);
+
+#endif
