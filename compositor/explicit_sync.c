@@ -61,7 +61,7 @@ struct sw_explicit_sync {
 /* An imported drm_syncobj. The protocol object, pending/cached/current
  * states, waits and release trackers each hold a reference, so destroying
  * the wp_linux_drm_syncobj_timeline_v1 leaves points already set working. */
-struct sw_timeline {
+struct sw_imported_timeline {
 	struct sw_explicit_sync *sync;
 	uint32_t handle;
 	uint32_t resource_id; /* for error messages, also after it is gone */
@@ -70,9 +70,9 @@ struct sw_timeline {
 
 /* One commit's points, double-buffered through wlr_surface_synced. */
 struct sw_sync_state {
-	struct sw_timeline *acquire_timeline;
+	struct sw_imported_timeline *acquire_timeline;
 	uint64_t acquire_point;
-	struct sw_timeline *release_timeline;
+	struct sw_imported_timeline *release_timeline;
 	uint64_t release_point;
 };
 
@@ -96,7 +96,7 @@ struct sw_acquire_wait {
 	struct sw_explicit_sync *sync;
 	struct wlr_surface *surface;
 	uint32_t seq; /* the locked cached state */
-	struct sw_timeline *timeline;
+	struct sw_imported_timeline *timeline;
 	uint64_t point;
 	struct wl_event_source *source; /* NULL until it is the surface's oldest */
 	int event_fd;
@@ -108,7 +108,7 @@ struct sw_acquire_wait {
 struct sw_release {
 	struct wl_list link; /* sw_explicit_sync.releases */
 	struct sw_explicit_sync *sync;
-	struct sw_timeline *timeline;
+	struct sw_imported_timeline *timeline;
 	uint64_t point;
 	struct wlr_buffer *buffer; /* NULL once released */
 	uint64_t barrier;          /* frames 1..barrier must retire first */
@@ -123,14 +123,14 @@ static const struct wp_linux_drm_syncobj_surface_v1_interface surface_impl;
 
 /* --- timelines -------------------------------------------------------- */
 
-static struct sw_timeline *timeline_ref(struct sw_timeline *timeline)
+static struct sw_imported_timeline *timeline_ref(struct sw_imported_timeline *timeline)
 {
 	if (timeline)
 		timeline->refs++;
 	return timeline;
 }
 
-static void timeline_unref(struct sw_timeline *timeline)
+static void timeline_unref(struct sw_imported_timeline *timeline)
 {
 	if (!timeline || --timeline->refs > 0)
 		return;
@@ -156,7 +156,7 @@ static const struct wp_linux_drm_syncobj_timeline_v1_interface timeline_impl = {
 	.destroy = timeline_handle_destroy,
 };
 
-static struct sw_timeline *timeline_from_resource(struct wl_resource *resource)
+static struct sw_imported_timeline *timeline_from_resource(struct wl_resource *resource)
 {
 	assert(wl_resource_instance_of(resource, &wp_linux_drm_syncobj_timeline_v1_interface,
 				       &timeline_impl));
@@ -260,7 +260,7 @@ static void handle_frames_retired(struct wl_listener *listener, void *data)
 }
 
 static bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buffer,
-			   struct sw_timeline *timeline, uint64_t point)
+			   struct sw_imported_timeline *timeline, uint64_t point)
 {
 	struct sw_release *release = calloc(1, sizeof(*release));
 	if (!release)
@@ -416,7 +416,7 @@ static void handle_wait_surface_destroy(struct wl_listener *listener, void *data
 }
 
 static bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
-			struct sw_timeline *timeline, uint64_t point)
+			struct sw_imported_timeline *timeline, uint64_t point)
 {
 	struct sw_acquire_wait *wait = calloc(1, sizeof(*wait));
 	if (!wait)
@@ -498,10 +498,11 @@ static void set_point(struct wl_resource *resource, struct wl_resource *timeline
 				       acquire ? "acquire" : "release");
 		return;
 	}
-	struct sw_timeline *timeline = timeline_from_resource(timeline_resource);
+	struct sw_imported_timeline *timeline = timeline_from_resource(timeline_resource);
 	uint64_t point = (uint64_t)point_hi << 32 | point_lo;
 	/* A second call in the same commit cycle replaces the first. */
-	struct sw_timeline **slot = acquire ? &ss->pending.acquire_timeline : &ss->pending.release_timeline;
+	struct sw_imported_timeline **slot = acquire ? &ss->pending.acquire_timeline :
+						       &ss->pending.release_timeline;
 	timeline_ref(timeline);
 	timeline_unref(*slot);
 	*slot = timeline;
@@ -626,7 +627,7 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 		return;
 	}
 
-	struct sw_timeline *timeline = pending->acquire_timeline;
+	struct sw_imported_timeline *timeline = pending->acquire_timeline;
 	uint64_t point = pending->acquire_point;
 	int ready = sw_syncobj_point_signalled(sync->stats, sync->drm_fd, timeline->handle, point);
 	if (ready == 1) {
@@ -731,7 +732,7 @@ static void manager_handle_import_timeline(struct wl_client *client, struct wl_r
 		return;
 	}
 
-	struct sw_timeline *timeline = calloc(1, sizeof(*timeline));
+	struct sw_imported_timeline *timeline = calloc(1, sizeof(*timeline));
 	struct wl_resource *timeline_resource = timeline ?
 		wl_resource_create(client, &wp_linux_drm_syncobj_timeline_v1_interface,
 				   wl_resource_get_version(resource), id) : NULL;
@@ -779,7 +780,7 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
 	sync->server = server;
 	sync->drm_fd = server->drm_fd;
 	sync->stats = &server->syncobj_stats;
-	sync->release_after_frames = !sw_renderer_is_pixman(server->renderer);
+	sync->release_after_frames = !server_renderer_is_pixman(server->renderer);
 	wl_list_init(&sync->waits);
 	wl_list_init(&sync->releases);
 	sync->global = wl_global_create(server->display, &wp_linux_drm_syncobj_manager_v1_interface,

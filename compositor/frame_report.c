@@ -20,7 +20,7 @@ static const char *const commit_fate_names[] = {
 
 /* --- series -------------------------------------------------------------- */
 
-struct series_summary {
+struct sample_summary {
 	size_t n;
 	double mean, median, p99, max;
 };
@@ -28,9 +28,9 @@ struct series_summary {
 /* Median: the upper median sorted[n/2], as ministat prints it. p99: nearest
  * rank, sorted[ceil(0.99 n) - 1]. An empty series is all zeros. Sorts the
  * series in place. */
-static struct series_summary series_summarize(struct stats_sample *s)
+static struct sample_summary sample_summarize(struct stats_sample *s)
 {
-	struct series_summary sum = { .n = s->n };
+	struct sample_summary sum = { .n = s->n };
 	if (s->n == 0)
 		return sum;
 	struct stats_summary ss;
@@ -51,7 +51,7 @@ static void print_table_header(const char *prefix, const char *title)
 /* Empty series have no row. */
 static void print_table_row(const char *prefix, const char *name, struct stats_sample *s)
 {
-	struct series_summary sum = series_summarize(s);
+	struct sample_summary sum = sample_summarize(s);
 	if (sum.n == 0)
 		return;
 	fprintf(stderr, "syncway: %s  %-26s %7zu %11.3f %11.3f %11.3f %11.3f\n", prefix, name, sum.n,
@@ -61,7 +61,7 @@ static void print_table_row(const char *prefix, const char *name, struct stats_s
 /* ,"key":{...}: a member after at least one other. */
 static void write_series_json(FILE *f, const char *key, struct stats_sample *s)
 {
-	struct series_summary sum = series_summarize(s);
+	struct sample_summary sum = sample_summarize(s);
 	fprintf(f, ",\"%s\":{\"n\":%zu,\"mean\":%.6f,\"median\":%.6f,\"p99\":%.6f,\"max\":%.6f}",
 		key, sum.n, sum.mean, sum.median, sum.p99, sum.max);
 }

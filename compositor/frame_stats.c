@@ -96,7 +96,8 @@ static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record 
 		stats->win_commits++;
 		stats->win_present_ms_sum += ms;
 		if (rec->explicit_sync)
-			stats_sample_add(&stats->acquire_to_present_ms, (double)(t_present - rec->t_acquired) / 1e6);
+			stats_sample_add(&stats->acquire_to_present_ms,
+					 (double)(t_present - rec->t_acquired) / 1e6);
 	} else if (fate == SW_COMMIT_DROPPED) {
 		stats->commits_dropped++;
 	} else {

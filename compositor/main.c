@@ -309,13 +309,13 @@ int main(int argc, char *argv[])
 	char where[300] = "";
 	server.drm_fd = open_drm_device(server.backend, where, sizeof(where));
 
-	server.renderer = sw_renderer_create(server.backend, server.drm_fd);
+	server.renderer = server_renderer_create(server.backend, server.drm_fd);
 	if (!server.renderer) {
 		fprintf(stderr, "syncway: no renderer (WLR_RENDERER=pixman works everywhere)\n");
 		return 1;
 	}
 	/* A GPU renderer names its own device; timelines go there too. */
-	int renderer_fd = sw_renderer_is_pixman(server.renderer) ? -1 :
+	int renderer_fd = server_renderer_is_pixman(server.renderer) ? -1 :
 		wlr_renderer_get_drm_fd(server.renderer);
 	if (renderer_fd >= 0 && !same_drm_device(renderer_fd, server.drm_fd)) {
 		if (server.drm_fd >= 0)

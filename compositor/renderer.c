@@ -217,7 +217,7 @@ static struct wlr_renderer *mapping_renderer_create(struct wlr_renderer *pixman,
 	return &r->base;
 }
 
-struct wlr_renderer *sw_renderer_create(struct wlr_backend *backend, int drm_fd)
+struct wlr_renderer *server_renderer_create(struct wlr_backend *backend, int drm_fd)
 {
 	struct wlr_renderer *renderer = wlr_renderer_autocreate(backend);
 	if (!renderer || !wlr_renderer_is_pixman(renderer) || drm_fd < 0)
@@ -231,7 +231,7 @@ struct wlr_renderer *sw_renderer_create(struct wlr_backend *backend, int drm_fd)
 	return wrapped;
 }
 
-bool sw_renderer_is_pixman(struct wlr_renderer *renderer)
+bool server_renderer_is_pixman(struct wlr_renderer *renderer)
 {
 	return renderer->impl == &mapping_renderer_impl || wlr_renderer_is_pixman(renderer);
 }
