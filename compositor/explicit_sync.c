@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -843,15 +844,29 @@ void sw_explicit_sync_counters_print(FILE *f, const struct sw_explicit_sync_coun
 		(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors);
 }
 
+/* The JSON keys, in the order they are written. */
+static const struct {
+	const char *key;
+	size_t offset;
+} counter_keys[] = {
+	{ "timelines_imported", offsetof(struct sw_explicit_sync_counters, timelines_imported) },
+	{ "timelines_alive", offsetof(struct sw_explicit_sync_counters, timelines_live) },
+	{ "commits", offsetof(struct sw_explicit_sync_counters, commits) },
+	{ "acquire_ready", offsetof(struct sw_explicit_sync_counters, acquire_ready) },
+	{ "acquire_waited", offsetof(struct sw_explicit_sync_counters, acquire_waited) },
+	{ "waits_cancelled", offsetof(struct sw_explicit_sync_counters, waits_cancelled) },
+	{ "releases_signalled", offsetof(struct sw_explicit_sync_counters, releases_signalled) },
+	{ "releases_deferred", offsetof(struct sw_explicit_sync_counters, releases_deferred) },
+	{ "release_errors", offsetof(struct sw_explicit_sync_counters, release_errors) },
+	{ "protocol_errors", offsetof(struct sw_explicit_sync_counters, protocol_errors) },
+};
+
 void sw_explicit_sync_counters_write_json(FILE *f, const struct sw_explicit_sync_counters *c)
 {
-	fprintf(f, "{\"timelines_imported\":%llu,\"timelines_alive\":%llu,\"commits\":%llu,"
-		"\"acquire_ready\":%llu,\"acquire_waited\":%llu,\"waits_cancelled\":%llu,"
-		"\"releases_signalled\":%llu,\"releases_deferred\":%llu,\"release_errors\":%llu,"
-		"\"protocol_errors\":%llu}",
-		(unsigned long long)c->timelines_imported, (unsigned long long)c->timelines_live,
-		(unsigned long long)c->commits, (unsigned long long)c->acquire_ready,
-		(unsigned long long)c->acquire_waited, (unsigned long long)c->waits_cancelled,
-		(unsigned long long)c->releases_signalled, (unsigned long long)c->releases_deferred,
-		(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors);
+	for (size_t i = 0; i < sizeof(counter_keys) / sizeof(counter_keys[0]); i++) {
+		const uint64_t *value = (const void *)((const char *)c + counter_keys[i].offset);
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "{", counter_keys[i].key,
+			(unsigned long long)*value);
+	}
+	fputc('}', f);
 }
