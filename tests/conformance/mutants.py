@@ -11,16 +11,16 @@
 #     CT_SYNCWAY=$m CT_ROBUST=0 tests/conformance/run-in-guest | grep -E "^(FAIL|[0-9]+ passed)"; done'
 # Each edit is an exact text replacement: once explicit_sync.c changes, a
 # mutation that no longer applies stops with an assertion (update it).
+# `mutants.py check` (a unit test) reads the source in place and fails when
+# any mutation would no longer apply exactly once.
+import json
 import os
 import sys
 src = os.path.join(os.path.dirname(os.path.abspath(__file__)), '../../compositor/explicit_sync.c')
 name = sys.argv[1] if len(sys.argv) > 1 else 'list'
-if name != 'list' and os.path.exists(os.path.join(os.path.dirname(src), '../.git')):
-    sys.exit('mutants.py: this is a git work tree; run it in a scratch copy (see the header)')
-orig = open(src + '.orig').read() if name != 'list' else ''
 M = {
  'm1-no-conflict-check': [('pending->acquire_point >= pending->release_point', 'false && pending->acquire_point >= pending->release_point')],
- 'm2-materialize-only': [('timeline->handle, point, 0,\n\t\t\t       wait->event_fd)', 'timeline->handle, point, (1u << 2) /* WAIT_AVAILABLE */,\n\t\t\t       wait->event_fd)')],
+ 'm2-materialize-only': [('wait->timeline->handle, wait->point, 0,\n\t\t\t       event_fd)', 'wait->timeline->handle, wait->point, (1u << 2) /* WAIT_AVAILABLE */,\n\t\t\t       event_fd)')],
  'm3-no-wait': [('if (ready == 1) {', 'if (1) {')],
  'm4-exists-on-wl-surface': [('wl_resource_post_error(resource, WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS', 'wl_resource_post_error(surface_resource, WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS')],
  'm5-32-bit-points': [('uint64_t point = (uint64_t)point_hi << 32 | point_lo;', 'uint64_t point = point_lo;')],
@@ -37,6 +37,20 @@ M = {
 	timeline_unref(*slot);''')],
  'm9-current-buffer-counts': [('struct wlr_buffer *buffer = surface->pending.buffer;', 'struct wlr_buffer *buffer = surface->pending.buffer ? surface->pending.buffer : (surface->buffer ? &surface->buffer->base : NULL);')],
 }
+if name == 'check':
+    text = open(src).read()
+    stale = [m for m, edits in M.items() if any(text.count(a) != 1 for a, _ in edits)]
+    message = 'stale: ' + ' '.join(stale) if stale else ''
+    print('%s mutants/all-apply%s' % ('FAIL' if stale else 'PASS', ': ' + message if stale else ''))
+    if os.environ.get('SYNCWAY_TEST_JSON'):
+        with open(os.environ['SYNCWAY_TEST_JSON'], 'a') as f:
+            f.write(json.dumps({'suite': 'mutants', 'subtest': 'all-apply',
+                                'result': 'fail' if stale else 'pass', 'ms': 0,
+                                'message': message}, separators=(',', ':')) + '\n')
+    sys.exit(1 if stale else 0)
+if name != 'list' and os.path.exists(os.path.join(os.path.dirname(src), '../.git')):
+    sys.exit('mutants.py: this is a git work tree; run it in a scratch copy (see the header)')
+orig = open(src + '.orig').read() if name != 'list' else ''
 s = orig
 for a, b in (M[name] if name != 'list' else []):
     assert s.count(a) == 1, (name, a)
