@@ -24,6 +24,7 @@
 #include "linux-dmabuf-v1-client-protocol.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
+#include "sw_sync.h"
 #include "xdg-shell-client-protocol.h"
 
 #define CT_SIZE 32
@@ -632,15 +633,6 @@ void ct_signal_later(struct ct_timeline *t, uint64_t point, int delay_ms, volati
 }
 
 /* --- sw_sync ------------------------------------------------------------------ */
-
-#define SW_SYNC_PATH "/sys/kernel/debug/sync/sw_sync"
-struct sw_sync_create_fence_data {
-	uint32_t value;
-	char name[32];
-	int32_t fence;
-};
-#define SW_SYNC_IOC_CREATE_FENCE _IOWR('W', 0, struct sw_sync_create_fence_data)
-#define SW_SYNC_IOC_INC _IOW('W', 1, uint32_t)
 
 bool ct_swsync_available(void)
 {

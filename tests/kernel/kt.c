@@ -17,25 +17,10 @@
 
 #include "clock.h"
 #include "drm_device.h"
+#include "sw_sync.h"
 
 const uint32_t kt_counts[] = { 0, 1, 2, 3, 4, 5, 8, 64, 1024 };
 const size_t kt_ncounts = sizeof(kt_counts) / sizeof(kt_counts[0]);
-
-/* sw_sync's uapi lives in drivers/dma-buf/sw_sync.c, not in a header. */
-struct sw_sync_create_fence_data {
-	uint32_t value;
-	char name[32];
-	int32_t fence;
-};
-struct sw_sync_get_deadline {
-	uint64_t deadline_ns;
-	uint32_t pad;
-	int32_t fence_fd;
-};
-#define SW_SYNC_IOC_MAGIC 'W'
-#define SW_SYNC_IOC_CREATE_FENCE _IOWR(SW_SYNC_IOC_MAGIC, 0, struct sw_sync_create_fence_data)
-#define SW_SYNC_IOC_INC _IOW(SW_SYNC_IOC_MAGIC, 1, uint32_t)
-#define SW_SYNC_GET_DEADLINE _IOWR(SW_SYNC_IOC_MAGIC, 2, struct sw_sync_get_deadline)
 
 static struct {
 	const char *suite;
@@ -228,9 +213,9 @@ uint32_t kt_unused_handle(int fd)
 
 int kt_sw_timeline(void)
 {
-	int fd = open("/sys/kernel/debug/sync/sw_sync", O_RDWR | O_CLOEXEC);
+	int fd = open(SW_SYNC_PATH, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		sw_skip("no sw_sync timeline (/sys/kernel/debug/sync/sw_sync: %m; "
+		sw_skip("no sw_sync timeline (" SW_SYNC_PATH ": %m; "
 			"needs CONFIG_SW_SYNC and debugfs)");
 	return fd;
 }
