@@ -6,6 +6,9 @@
  * (CREATE, sync_file import, TRANSFER), reads their state back the same way,
  * and writes a canonical transcript: one line per case, inputs and outcome,
  * no timings, no addresses, no handle numbers.
+ *
+ * kt.c is the core (command line, transcript, device, handles); each
+ * kt_*.c file owns one concern, named in its section below.
  */
 #ifndef SYNCWAY_KT_H
 #define SYNCWAY_KT_H
@@ -17,6 +20,7 @@
 
 #include <xf86drm.h>
 
+#include "clock.h"
 #include "harness.h"
 
 /* ---- sizes the 6.12 kernel imposes (read from drm_syncobj.c) ----------------
@@ -59,6 +63,8 @@ void kt_tr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* true when an environment variable is set to a non-empty value other than 0 */
 bool kt_env_flag(const char *name);
 
+void kt_sleep_ms(long ms);
+
 /* ---- device and raw ioctls ----------------------------------------------- */
 
 /* Opens a fresh render-node fd (so a case's handles go away with close()),
@@ -89,7 +95,7 @@ void kt_destroy(int fd, uint32_t handle);
 /* A handle number that is not in use on fd (above every handle made so far). */
 uint32_t kt_unused_handle(int fd);
 
-/* ---- sw_sync: CPU-signalled fences --------------------------------------- */
+/* ---- sw_sync: CPU-signalled fences (kt_sw_sync.c) ------------------------ */
 
 /* Opens a sw_sync timeline (debugfs); skips the subtest if there is none. */
 int kt_sw_timeline(void);
@@ -100,7 +106,7 @@ void kt_sw_inc(int timeline, uint32_t inc);
 /* The deadline hint on a sw_sync fence: true and *ns when one is set. */
 bool kt_sw_deadline(int fence_fd, uint64_t *ns);
 
-/* ---- fixtures: n syncobjs in described states ------------------------------ */
+/* ---- fixtures: n syncobjs in described states (kt_fixture.c) -------------- */
 
 enum kt_kind {
 	KT_NONE,      /* created, no fence */
@@ -141,6 +147,10 @@ void kt_fix_import_pending(struct kt_fix *f, uint32_t h, uint32_t seqno);
 /* Adds a point to timeline syncobj h via TRANSFER (pending when seqno != 0). */
 void kt_fix_add_point(struct kt_fix *f, uint32_t h, uint64_t point, uint32_t seqno);
 
+/* Fills a u32 array with the fixture's handles, replacing position bad (if
+ * < n) with an unused handle. */
+uint32_t *kt_handles(const struct kt_fix *f, uint32_t bad);
+
 /* A mix of every state, cycling with i: N, S, P (seqno 1), timeline at 5,
  * timeline at 5 with pending 8 (seqno 2). */
 struct kt_spec kt_spec_mixed(uint32_t i, uint32_t n, const void *ctx);
@@ -154,6 +164,8 @@ struct kt_spec kt_none(void);
 struct kt_spec kt_signaled(void);
 struct kt_spec kt_pending(uint32_t seqno);
 struct kt_spec kt_timeline(uint64_t sig, uint64_t pend, uint32_t seqno);
+
+/* ---- reading states back (kt_state.c) -------------------------------------- */
 
 /* The state of one handle: a letter for the fence (N none, P pending,
  * S signalled, E signalled with an error, from the exported sync_file) and,
@@ -170,12 +182,14 @@ const char *kt_state1(int fd, uint32_t handle, char *buf, size_t len);
 bool kt_state_probed(uint32_t n, uint32_t i);
 char *kt_fix_state(const struct kt_fix *f);
 
+/* ---- the maximum counts (kt.c) ------------------------------------------------ */
+
 /* The first statement of every max-count subtest: skips it, saying why,
  * when SYNCWAY_KT_SKIP_MAX=1. The debug kernel needs minutes for the
  * 65536+ CREATEs of each; base and patched always run them. */
 void kt_max_count_or_skip(void);
 
-/* ---- bad user pointers ----------------------------------------------------- */
+/* ---- bad user pointers (kt_user_ptr.c) ------------------------------------- */
 
 /* An array of count elements of elem bytes whose element k starts on
  * (split: straddles) the first byte of a PROT_NONE region: elements before k
@@ -224,7 +238,7 @@ void *kt_arr_data(const struct kt_arr *a);
 uint32_t kt_arr_readable(const struct kt_arr *a);
 void kt_arr_free(struct kt_arr *a);
 
-/* ---- a second thread that blocks in an ioctl ------------------------------- */
+/* ---- a second thread that blocks in an ioctl (kt_waiter.c) ---------------- */
 
 struct kt_waiter {
 	int fd;
@@ -243,7 +257,7 @@ bool kt_waiter_blocked(struct kt_waiter *w, int timeout_ms);
 /* Waits for the thread to return (up to timeout_ms); false if it did not. */
 bool kt_waiter_join(struct kt_waiter *w, int timeout_ms);
 
-/* ---- the four other array ioctls ------------------------------------------------ */
+/* ---- the four other array ioctls (kt_array_ioctls.c) ------------------------ */
 
 /* RESET / SIGNAL (struct drm_syncobj_array, pad) or TIMELINE_SIGNAL / QUERY
  * (struct drm_syncobj_timeline_array, flags). Returns 0 or -errno. */
@@ -256,7 +270,7 @@ int kt_array_call(int fd, unsigned long req, uint64_t handles, uint64_t points, 
 /* "3*4,0" run-length text of n u64 values (KT_UNWRITTEN as "unwritten") */
 void kt_u64_text(const uint64_t *v, uint32_t n, char *buf, size_t len);
 
-/* ---- the two wait ioctls ---------------------------------------------------- */
+/* ---- the two wait ioctls (kt_array_ioctls.c) ------------------------------- */
 
 /* What first_signaled holds before the call; the kernel leaves it alone on
  * failure (drm_ioctl copies the struct back anyway). */
@@ -276,14 +290,7 @@ int kt_wait_call(int fd, bool timeline, uint64_t handles, uint64_t points, uint3
  * can end early by a few ms; that is printed as a note, not failed. */
 void kt_check_timed_wait(int64_t took_ns, int64_t want_ns, uint32_t n);
 
-/* Monotonic clock in ns (CLOCK_MONOTONIC, the clock of timeout_nsec). */
-int64_t kt_now_ns(void);
-
 /* Flags as text: "ANY", "ALL|FOR_SUBMIT", ... */
 const char *kt_wait_flags(uint32_t flags, char *buf, size_t len);
-
-/* Fills a u32 array with the fixture's handles, replacing position bad (if
- * < n) with an unused handle. */
-uint32_t *kt_handles(const struct kt_fix *f, uint32_t bad);
 
 #endif

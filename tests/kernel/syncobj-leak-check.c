@@ -29,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kt.h"
@@ -102,12 +101,6 @@ static int write_str(const char *path, const char *s)
 	return ret;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
 /* ---- slab counters ---------------------------------------------------------------- */
 
 static bool is_kmalloc_cache(const char *name)
@@ -175,17 +168,17 @@ static long snap_total(const struct slab_snap *s)
  * the seconds waited; *s holds the last reading. */
 static double settle(struct slab_snap *s)
 {
-	int64_t start = kt_now_ns();
+	int64_t start = sw_clock_ns(CLOCK_MONOTONIC);
 	long prev = -1;
 
 	for (;;) {
 		slab_snapshot(s);
 		long total = snap_total(s);
-		double t = (kt_now_ns() - start) / 1e9;
+		double t = (sw_clock_ns(CLOCK_MONOTONIC) - start) / 1e9;
 		if ((t >= 7.0 && prev >= 0 && total >= prev) || t > 20.0)
 			return t;
 		prev = total;
-		sleep_ms(500);
+		kt_sleep_ms(500);
 	}
 }
 
@@ -454,7 +447,7 @@ int main(int argc, char **argv)
 		/* let the warm-up's RCU-deferred frees land first */
 		settle(&st.before);
 		st.shrink_ok = slab_snapshot(&st.before);
-		int64_t t0 = kt_now_ns();
+		int64_t t0 = sw_clock_ns(CLOCK_MONOTONIC);
 		run_work(opt_ops);
 		if (opt_self_leak) {
 			int fd = kt_open(); /* never closed: the "leak" */
@@ -462,7 +455,7 @@ int main(int argc, char **argv)
 				kt_create(fd, 0);
 			printf("# self-test: %u syncobjs left alive on purpose\n", opt_self_leak);
 		}
-		st.seconds = (kt_now_ns() - t0) / 1e9;
+		st.seconds = (sw_clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
 		st.ops = opt_ops;
 		printf("# %llu operations in %.1f s (%.1f us each)\n", (unsigned long long)opt_ops,
 		       st.seconds, st.seconds * 1e6 / (double)(opt_ops ? opt_ops : 1));
@@ -512,7 +505,7 @@ int main(int argc, char **argv)
 		if (!st.has_kmemleak)
 			sw_skip("%s", st.no_kmemleak);
 		/* kmemleak reports objects older than 5 s only */
-		sleep_ms(6000);
+		kt_sleep_ms(6000);
 		sw_assert_f(write_str(KMEMLEAK, "scan") == 0, "kmemleak scan failed");
 		sw_assert_f(write_str(KMEMLEAK, "scan") == 0, "kmemleak scan failed");
 		free(report);

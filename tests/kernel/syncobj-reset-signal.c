@@ -86,7 +86,7 @@ static void start_waiter(uint32_t flags)
 		.handles = (uintptr_t)th_handles,
 		.count_handles = fix.n,
 		.flags = flags,
-		.timeout_nsec = kt_now_ns() + 20000000000ll,
+		.timeout_nsec = sw_clock_ns(CLOCK_MONOTONIC) + 20000000000ll,
 		.first_signaled = KT_FIRST_UNSET,
 	};
 	kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);

@@ -329,7 +329,7 @@ int main(int argc, char **argv)
 				.count_handles = n,
 				.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
 					 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
-				.timeout_nsec = kt_now_ns() + 20000000000ll,
+				.timeout_nsec = sw_clock_ns(CLOCK_MONOTONIC) + 20000000000ll,
 				.first_signaled = KT_FIRST_UNSET,
 			};
 			kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
