@@ -238,19 +238,30 @@ void *kt_arr_data(const struct kt_arr *a);
 uint32_t kt_arr_readable(const struct kt_arr *a);
 void kt_arr_free(struct kt_arr *a);
 
-/* ---- a second thread that blocks in an ioctl (kt_waiter.c) ---------------- */
+/* ---- a second thread that blocks in a wait ioctl (kt_waiter.c) ----------- */
 
 struct kt_waiter {
 	int fd;
-	unsigned long req;
-	void *arg;
+	bool timeline;          /* TIMELINE_WAIT, else WAIT */
+	union {
+		struct drm_syncobj_wait wait;
+		struct drm_syncobj_timeline_wait timeline_wait;
+	} args;
+	uint32_t *handles;      /* the thread's copies, freed by kt_waiter_join */
+	uint64_t *points;
 	volatile pid_t tid;
 	volatile int done;
 	int ret;
 	unsigned long thread;  /* pthread_t */
 };
 
-void kt_waiter_start(struct kt_waiter *w, int fd, unsigned long req, void *arg);
+/* Starts a thread in WAIT (timeline false: points is ignored) or
+ * TIMELINE_WAIT on copies of the n handles and points, with flags and a
+ * timeout 20 s from now. */
+void kt_waiter_start(struct kt_waiter *w, int fd, bool timeline, const uint32_t *handles,
+		     const uint64_t *points, uint32_t n, uint32_t flags);
+/* first_signaled as the kernel left it in the thread's arguments */
+uint32_t kt_waiter_first(const struct kt_waiter *w);
 /* Waits (up to timeout_ms) until the thread sleeps inside ioctl(): true if so,
  * false if it returned or did not get there. */
 bool kt_waiter_blocked(struct kt_waiter *w, int timeout_ms);

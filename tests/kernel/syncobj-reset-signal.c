@@ -75,21 +75,12 @@ static int op_fix(uint32_t bad, uint32_t pad, bool check_done)
 	return ret;
 }
 
-static struct drm_syncobj_wait w;
 static struct kt_waiter th;
-static uint32_t *th_handles;
+
+/* A thread in WAIT on all of the fixture's handles. */
 static void start_waiter(uint32_t flags)
 {
-	free(th_handles);
-	th_handles = kt_handles(&fix, NONE);
-	w = (struct drm_syncobj_wait){
-		.handles = (uintptr_t)th_handles,
-		.count_handles = fix.n,
-		.flags = flags,
-		.timeout_nsec = sw_clock_ns(CLOCK_MONOTONIC) + 20000000000ll,
-		.first_signaled = KT_FIRST_UNSET,
-	};
-	kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+	kt_waiter_start(&th, fix.fd, false, fix.h, NULL, fix.n, flags);
 }
 
 int main(int argc, char **argv)
@@ -238,7 +229,7 @@ int main(int argc, char **argv)
 			char *st = kt_fix_state(&fix);
 			kt_tr("n=%u waiter=WAIT(ALL|FOR_SUBMIT) then SIGNAL all -> blocked=%d ret=%s "
 			      "waiter-ret=%s first=%s out=%s",
-			      n, b, kt_ret(ret), kt_ret(th.ret), kt_first(w.first_signaled), st);
+			      n, b, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
 			free(st);
 			sw_assert(b);
 			kt_expect(ret, 0);
@@ -262,7 +253,7 @@ int main(int argc, char **argv)
 			char *st = kt_fix_state(&fix);
 			kt_tr("n=%u waiter=WAIT(ANY) on pending, SIGNAL all, then old fences signal "
 			      "-> blocked=%d%d ret=%s waiter-ret=%s first=%s out=%s",
-			      n, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(w.first_signaled), st);
+			      n, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
 			free(st);
 			sw_assert_f(b1 && b2, "n=%u: waiter asleep before SIGNAL %d, after %d", n, b1,
 				    b2);
@@ -288,13 +279,13 @@ int main(int argc, char **argv)
 			char *st = kt_fix_state(&fix);
 			kt_tr("n=%u waiter=WAIT(ANY|FOR_SUBMIT), RESET all, then fence@%u -> "
 			      "blocked=%d%d ret=%s waiter-ret=%s first=%s out=%s",
-			      n, k, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(w.first_signaled),
+			      n, k, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)),
 			      st);
 			free(st);
 			sw_assert(b1 && b2);
 			kt_expect(ret, 0);
 			kt_expect(th.ret, 0);
-			sw_assert_eq(w.first_signaled, k);
+			sw_assert_eq(kt_waiter_first(&th), k);
 		}
 	}
 

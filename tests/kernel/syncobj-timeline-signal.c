@@ -319,27 +319,19 @@ int main(int argc, char **argv)
 		 * syncobjs returns after one TIMELINE_SIGNAL of them all. */
 		for (size_t c = 0; c < KT_N_LATER; c++) {
 			uint32_t n = kt_later_counts[c];
-			static struct drm_syncobj_timeline_wait w;
 			static struct kt_waiter th;
 			kt_fix_make_all(&fix, n, kt_none());
 			uint64_t *pts = points_all(n, 10);
-			w = (struct drm_syncobj_timeline_wait){
-				.handles = (uintptr_t)fix.h,
-				.points = (uintptr_t)pts,
-				.count_handles = n,
-				.flags = DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
-					 DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT,
-				.timeout_nsec = sw_clock_ns(CLOCK_MONOTONIC) + 20000000000ll,
-				.first_signaled = KT_FIRST_UNSET,
-			};
-			kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &w);
+			kt_waiter_start(&th, fix.fd, true, fix.h, pts, n,
+					DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
+					DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
 			bool b = kt_waiter_blocked(&th, 5000);
 			int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, (uintptr_t)pts, n, 0);
 			sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
 			char *st = kt_fix_state(&fix);
 			kt_tr("n=%u waiter=TIMELINE_WAIT(ALL|FOR_SUBMIT,10) then TIMELINE_SIGNAL(10) -> "
 			      "blocked=%d ret=%s waiter-ret=%s first=%s out=%s",
-			      n, b, kt_ret(ret), kt_ret(th.ret), kt_first(w.first_signaled), st);
+			      n, b, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
 			free(st);
 			free(pts);
 			sw_assert(b);

@@ -136,26 +136,14 @@ static struct kt_spec spec_only(uint32_t i, uint32_t n, const void *ctx)
 			    kt_first(want_first), kt_first(first));                    \
 	} while (0)
 
-/* Starts a waiter thread on the fixture's handles and these points. */
-static struct drm_syncobj_timeline_wait tw;
 static struct kt_waiter th;
-static uint32_t *th_handles;
-static uint64_t *th_points;
+
+/* A thread in TIMELINE_WAIT on all of the fixture's handles and these
+ * points, which it takes (and frees). */
 static void start_waiter(uint64_t *points, uint32_t flags)
 {
-	free(th_handles);
-	free(th_points);
-	th_handles = kt_handles(&fix, NONE);
-	th_points = points;
-	tw = (struct drm_syncobj_timeline_wait){
-		.handles = (uintptr_t)th_handles,
-		.points = (uintptr_t)th_points,
-		.count_handles = fix.n,
-		.flags = flags,
-		.timeout_nsec = sw_clock_ns(CLOCK_MONOTONIC) + 20000000000ll,
-		.first_signaled = KT_FIRST_UNSET,
-	};
-	kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_TIMELINE_WAIT, &tw);
+	kt_waiter_start(&th, fix.fd, true, fix.h, points, fix.n, flags);
+	free(points);
 }
 
 int main(int argc, char **argv)
@@ -496,12 +484,12 @@ int main(int argc, char **argv)
 					      "-> blocked=%d%d ret=%s first=%s state=%s",
 					      n, all ? "ALL" : "ANY", pos[p], kt_pos_name(n, pos[p]),
 					      all && n > 1 ? ",seqno2" : "", b1, b2, kt_ret(th.ret),
-					      kt_first(tw.first_signaled), st);
+					      kt_first(kt_waiter_first(&th)), st);
 					free(st);
 					sw_assert_f(b1 && b2, "n=%u: the waiter was not asleep", n);
 					sw_assert_f(th.ret == 0, "n=%u: got %s", n, kt_ret(th.ret));
 					if (!all)
-						sw_assert_eq(tw.first_signaled, pos[p]);
+						sw_assert_eq(kt_waiter_first(&th), pos[p]);
 				}
 			}
 		}
@@ -530,7 +518,7 @@ int main(int argc, char **argv)
 				      "submit=pending15@%u then signal -> blocked=%d%d ret=%s first=%s "
 				      "state=%s",
 				      n, k, kt_pos_name(n, k), k, b1, b2, kt_ret(th.ret),
-				      kt_first(tw.first_signaled), st);
+				      kt_first(kt_waiter_first(&th)), st);
 				free(st);
 				sw_assert_f(b1 && b2, "n=%u: waiter not asleep (before submit %d, "
 					    "after %d)", n, b1, b2);
@@ -557,7 +545,7 @@ int main(int argc, char **argv)
 			char *st = kt_fix_state(&fix);
 			kt_tr("n=%u flags=ALL|AVAILABLE timeout=later points=15 submit=pending15 "
 			      "one by one -> blocked=%d ret=%s first=%s state=%s",
-			      n, asleep, kt_ret(th.ret), kt_first(tw.first_signaled), st);
+			      n, asleep, kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
 			free(st);
 			sw_assert_f(asleep, "n=%u: waiter not asleep before the last submit", n);
 			sw_assert_f(th.ret == 0, "n=%u: got %s", n, kt_ret(th.ret));

@@ -315,16 +315,8 @@ int main(int argc, char **argv)
 			for (int p = 0; p < m; p++) {
 				struct only o = { pos[p], kt_pending(1), kt_pending(2), false };
 				kt_fix_make(&fix, n, spec_only, &o);
-				uint32_t *h = kt_handles(&fix, UINT32_MAX);
-				static struct drm_syncobj_wait w;
 				static struct kt_waiter th;
-				w = (struct drm_syncobj_wait){
-					.handles = (uintptr_t)h,
-					.count_handles = n,
-					.timeout_nsec = sw_clock_ns(CLOCK_MONOTONIC) + 20000000000ll,
-					.first_signaled = KT_FIRST_UNSET,
-				};
-				kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+				kt_waiter_start(&th, fix.fd, false, fix.h, NULL, n, ANY);
 				bool blocked = kt_waiter_blocked(&th, 5000);
 				kt_sw_inc(fix.timeline, 1);
 				sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
@@ -332,11 +324,10 @@ int main(int argc, char **argv)
 				kt_tr("n=%u flags=ANY timeout=later handles=ok signal=seqno1@%u(%s) -> "
 				      "blocked=%d ret=%s first=%s state=%s",
 				      n, pos[p], kt_pos_name(n, pos[p]), blocked, kt_ret(th.ret),
-				      kt_first(w.first_signaled), st);
+				      kt_first(kt_waiter_first(&th)), st);
 				free(st);
-				free(h);
 				sw_assert_f(blocked, "n=%u: the waiter did not block", n);
-				expect(th.ret, 0, w.first_signaled, pos[p]);
+				expect(th.ret, 0, kt_waiter_first(&th), pos[p]);
 			}
 		}
 	}
@@ -348,17 +339,8 @@ int main(int argc, char **argv)
 		for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
 			uint32_t n = ns[c], steps = n < 3 ? n : 3;
 			kt_fix_make(&fix, n, spec_cycle3, NULL);
-			uint32_t *h = kt_handles(&fix, UINT32_MAX);
-			static struct drm_syncobj_wait w;
 			static struct kt_waiter th;
-			w = (struct drm_syncobj_wait){
-				.handles = (uintptr_t)h,
-				.count_handles = n,
-				.flags = ALL,
-				.timeout_nsec = sw_clock_ns(CLOCK_MONOTONIC) + 20000000000ll,
-				.first_signaled = KT_FIRST_UNSET,
-			};
-			kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+			kt_waiter_start(&th, fix.fd, false, fix.h, NULL, n, ALL);
 			char blocked[16] = "";
 			bool ok = true;
 			for (uint32_t s = 0; s < steps; s++) {
@@ -371,9 +353,8 @@ int main(int argc, char **argv)
 			char *st = kt_fix_state(&fix);
 			kt_tr("n=%u flags=ALL timeout=later handles=ok signal=seqno1..%u -> "
 			      "blocked=%s ret=%s first=%s state=%s",
-			      n, steps, blocked, kt_ret(th.ret), kt_first(w.first_signaled), st);
+			      n, steps, blocked, kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
 			free(st);
-			free(h);
 			sw_assert_f(ok, "n=%u: the waiter was not asleep before each signal (%s)", n,
 				    blocked);
 			sw_assert_f(th.ret == 0, "n=%u: WAIT_ALL returned %s", n, kt_ret(th.ret));
@@ -391,17 +372,8 @@ int main(int argc, char **argv)
 			int m = kt_positions(n, pos);
 			for (int p = 0; p < m; p++) {
 				kt_fix_make_all(&fix, n, kt_none());
-				uint32_t *h = kt_handles(&fix, UINT32_MAX);
-				static struct drm_syncobj_wait w;
 				static struct kt_waiter th;
-				w = (struct drm_syncobj_wait){
-					.handles = (uintptr_t)h,
-					.count_handles = n,
-					.flags = ANY | FOR_SUBMIT,
-					.timeout_nsec = sw_clock_ns(CLOCK_MONOTONIC) + 20000000000ll,
-					.first_signaled = KT_FIRST_UNSET,
-				};
-				kt_waiter_start(&th, fix.fd, DRM_IOCTL_SYNCOBJ_WAIT, &w);
+				kt_waiter_start(&th, fix.fd, false, fix.h, NULL, n, ANY | FOR_SUBMIT);
 				bool b1 = kt_waiter_blocked(&th, 5000);
 				kt_fix_import_pending(&fix, fix.h[pos[p]], 1);
 				bool b2 = kt_waiter_blocked(&th, 5000);
@@ -412,12 +384,11 @@ int main(int argc, char **argv)
 				      "submit=pending@%u(%s) then signal -> blocked=%d%d ret=%s first=%s "
 				      "state=%s",
 				      n, pos[p], kt_pos_name(n, pos[p]), b1, b2, kt_ret(th.ret),
-				      kt_first(w.first_signaled), st);
+				      kt_first(kt_waiter_first(&th)), st);
 				free(st);
-				free(h);
 				sw_assert_f(b1 && b2, "n=%u: waiter not asleep (before submit %d, "
 					    "after %d)", n, b1, b2);
-				expect(th.ret, 0, w.first_signaled, pos[p]);
+				expect(th.ret, 0, kt_waiter_first(&th), pos[p]);
 			}
 		}
 	}
