@@ -159,6 +159,15 @@ struct kt_spec kt_spec_mixed(uint32_t i, uint32_t n, const void *ctx);
  * cheap to build for the maximum counts. */
 struct kt_spec kt_spec_mixed_probed(uint32_t i, uint32_t n, const void *ctx);
 
+/* For kt_spec_only: at_k at position k (and, with from_k, after it),
+ * others elsewhere. */
+struct kt_only {
+	uint32_t k;
+	struct kt_spec at_k, others;
+	bool from_k;
+};
+struct kt_spec kt_spec_only(uint32_t i, uint32_t n, const void *ctx);
+
 /* Common spec constructors. */
 struct kt_spec kt_none(void);
 struct kt_spec kt_signaled(void);
@@ -238,6 +247,30 @@ void *kt_arr_data(const struct kt_arr *a);
 uint32_t kt_arr_readable(const struct kt_arr *a);
 void kt_arr_free(struct kt_arr *a);
 
+/* The fixture's handles as an ok argument, with an unused handle at bad
+ * (none when bad >= n), described "bad@K(pos)". */
+void kt_arr_handles(struct kt_arr *a, const struct kt_fix *f, uint32_t bad);
+/* n copies of one handle as an ok argument, described "same-handle*N". */
+void kt_arr_same_handle(struct kt_arr *a, uint32_t handle, uint32_t n);
+
+/* The pointer kinds first..last for an array of n, each once, the fault
+ * kinds once per kt_positions() of n (k: that position, 0 for the other
+ * kinds); KT_PTR_READONLY only when readonly (the kernel writes through
+ * some of these pointers, so read-only ones are not bad there). */
+struct kt_ptr_iter {
+	enum kt_ptr kind, last;
+	uint32_t k;
+	bool readonly;
+	uint32_t pos[3];
+	int npos, p;
+	bool started;
+};
+void kt_ptr_iter_init(struct kt_ptr_iter *it, enum kt_ptr first, enum kt_ptr last, uint32_t n,
+		      bool readonly);
+bool kt_ptr_iter_next(struct kt_ptr_iter *it);
+#define kt_for_each_ptr(it, first, last, n, readonly)                                  \
+	for (kt_ptr_iter_init(&(it), first, last, n, readonly); kt_ptr_iter_next(&(it));)
+
 /* ---- a second thread that blocks in a wait ioctl (kt_waiter.c) ----------- */
 
 struct kt_waiter {
@@ -278,8 +311,13 @@ int kt_array_call(int fd, unsigned long req, uint64_t handles, uint64_t points, 
 /* What QUERY points arrays hold before the call ("unwritten" in text). */
 #define KT_UNWRITTEN 0x5a5a5a5a5a5a5a5aull
 
-/* "3*4,0" run-length text of n u64 values (KT_UNWRITTEN as "unwritten") */
-void kt_u64_text(const uint64_t *v, uint32_t n, char *buf, size_t len);
+/* "3*4,0" run-length text of n u64 values (KT_UNWRITTEN as "unwritten",
+ * "-" for none) in buf. It stops before a run once fewer than 32 bytes of
+ * len are left, and then returns false. */
+bool kt_u64_text(const uint64_t *v, uint32_t n, char *buf, size_t len);
+
+/* A malloc'd array of n copies of v. */
+uint64_t *kt_u64_array(uint32_t n, uint64_t v);
 
 /* ---- the two wait ioctls (kt_array_ioctls.c) ------------------------------- */
 
@@ -291,6 +329,26 @@ const char *kt_first(uint32_t first);
 
 /* SYNCOBJ_WAIT (timeline false: points is ignored) or SYNCOBJ_TIMELINE_WAIT.
  * Returns 0 or -errno; *first gets first_signaled. */
+/* Fails the subtest unless call returns want and first (read after the
+ * call) is want_first. */
+#define kt_expect_first(call, want, first, want_first)                                  \
+	do {                                                                           \
+		int r_ = (call);                                                       \
+		sw_assert_f(r_ == (want), "%s: expected %s, got %s", #call,            \
+			    kt_ret(want), kt_ret(r_));                                 \
+		sw_assert_f((first) == (want_first),                                   \
+			    "%s: expected first_signaled %s, got %s", #call,           \
+			    kt_first(want_first), kt_first(first));                    \
+	} while (0)
+
+/* A wait's timeout_nsec (absolute CLOCK_MONOTONIC; 0 polls) and its word in
+ * the transcript. */
+struct kt_timeout {
+	const char *name;
+	int64_t nsec;
+};
+static const struct kt_timeout kt_t0 = { "0", 0 };
+
 int kt_wait_call(int fd, bool timeline, uint64_t handles, uint64_t points, uint32_t n,
 		 uint32_t flags, int64_t timeout_nsec, int64_t deadline_nsec, uint32_t *first);
 

@@ -3,6 +3,7 @@
 #include "kt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 int kt_array_call(int fd, unsigned long req, uint64_t handles, uint64_t points, uint32_t n,
 		  uint32_t flags_or_pad)
@@ -24,21 +25,20 @@ int kt_array_call(int fd, unsigned long req, uint64_t handles, uint64_t points, 
 	return kt_ioctl(fd, req, &a);
 }
 
-void kt_u64_text(const uint64_t *v, uint32_t n, char *buf, size_t len)
+bool kt_u64_text(const uint64_t *v, uint32_t n, char *buf, size_t len)
 {
 	size_t m = 0;
 
-	buf[0] = '\0';
 	if (!v || n == 0) {
 		snprintf(buf, len, "-");
-		return;
+		return true;
 	}
+	buf[0] = '\0';
 	for (uint32_t i = 0; i < n;) {
 		uint32_t j = i;
-		if (m + 48 >= len) {
-			snprintf(buf + m, len - m, ",...");
-			return;
-		}
+
+		if (m + 32 >= len)
+			return false;
 		while (j < n && v[j] == v[i])
 			j++;
 		if (v[i] == KT_UNWRITTEN)
@@ -50,6 +50,17 @@ void kt_u64_text(const uint64_t *v, uint32_t n, char *buf, size_t len)
 			m += (size_t)snprintf(buf + m, len - m, "*%u", j - i);
 		i = j;
 	}
+	return true;
+}
+
+uint64_t *kt_u64_array(uint32_t n, uint64_t v)
+{
+	uint64_t *a = malloc((n ? n : 1) * sizeof(*a));
+
+	sw_assert(a);
+	for (uint32_t i = 0; i < n; i++)
+		a[i] = v;
+	return a;
 }
 
 const char *kt_first(uint32_t first)

@@ -1,6 +1,7 @@
 /* Fixtures: n syncobjs in described states, on a fresh render-node fd. */
 #include "kt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -136,6 +137,14 @@ struct kt_spec kt_spec_mixed_probed(uint32_t i, uint32_t n, const void *ctx)
 	return kt_state_probed(n, i) ? kt_spec_mixed(i, n, ctx) : kt_none();
 }
 
+struct kt_spec kt_spec_only(uint32_t i, uint32_t n, const void *ctx)
+{
+	const struct kt_only *o = ctx;
+
+	(void)n;
+	return i == o->k || (o->from_k && i > o->k) ? o->at_k : o->others;
+}
+
 uint32_t *kt_handles(const struct kt_fix *f, uint32_t bad)
 {
 	uint32_t *h = malloc((f->n ? f->n : 1) * sizeof(*h));
@@ -145,4 +154,26 @@ uint32_t *kt_handles(const struct kt_fix *f, uint32_t bad)
 	if (bad < f->n)
 		h[bad] = kt_unused_handle(f->fd);
 	return h;
+}
+
+void kt_arr_handles(struct kt_arr *a, const struct kt_fix *f, uint32_t bad)
+{
+	uint32_t *h = kt_handles(f, bad);
+
+	kt_arr_make(a, KT_PTR_OK, h, sizeof(*h), f->n, 0);
+	free(h);
+	if (bad < f->n)
+		snprintf(a->desc, sizeof(a->desc), "bad@%u(%s)", bad, kt_pos_name(f->n, bad));
+}
+
+void kt_arr_same_handle(struct kt_arr *a, uint32_t handle, uint32_t n)
+{
+	uint32_t *h = malloc((n ? n : 1) * sizeof(*h));
+
+	sw_assert(h);
+	for (uint32_t i = 0; i < n; i++)
+		h[i] = handle;
+	kt_arr_make(a, KT_PTR_OK, h, sizeof(*h), n, 0);
+	free(h);
+	snprintf(a->desc, sizeof(a->desc), "same-handle*%u", n);
 }

@@ -156,3 +156,33 @@ void kt_arr_free(struct kt_arr *a)
 	kt_fault_free(&a->fa);
 	memset(a, 0, sizeof(*a));
 }
+
+void kt_ptr_iter_init(struct kt_ptr_iter *it, enum kt_ptr first, enum kt_ptr last, uint32_t n,
+		      bool readonly)
+{
+	memset(it, 0, sizeof(*it));
+	it->kind = first;
+	it->last = last;
+	it->readonly = readonly;
+	it->npos = kt_positions(n, it->pos);
+}
+
+bool kt_ptr_iter_next(struct kt_ptr_iter *it)
+{
+	if (it->started)
+		it->p++;
+	it->started = true;
+	for (;;) {
+		bool fault = it->kind == KT_PTR_FAULT || it->kind == KT_PTR_FAULT_SPLIT;
+
+		if (it->kind > it->last)
+			return false;
+		if (it->p < (fault ? it->npos : 1) &&
+		    (it->readonly || it->kind != KT_PTR_READONLY)) {
+			it->k = fault ? it->pos[it->p] : 0;
+			return true;
+		}
+		it->kind = (enum kt_ptr)(it->kind + 1);
+		it->p = 0;
+	}
+}

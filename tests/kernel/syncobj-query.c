@@ -51,8 +51,8 @@ static int query_case(const struct kt_arr *h, struct kt_arr *p, uint32_t n, uint
 		snprintf(vt, sizeof(vt), "-");
 	else if (nv > KT_STATE_ALL_UP_TO)
 		snprintf(vt, sizeof(vt), "(%u values, checked by the test)", nv);
-	else
-		kt_u64_text(v, nv, vt, sizeof(vt));
+	else if (!kt_u64_text(v, nv, vt, sizeof(vt) - 16))
+		strcat(vt, ",...");
 	char ft[24];
 	snprintf(ft, sizeof(ft), "0x%x", flags);
 	kt_tr("n=%u flags=%s handles=%s points=%s -> ret=%s values=[%s] state=%s", n,
