@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "kt.h"
 
@@ -30,16 +29,19 @@
 #define NONE UINT32_MAX
 
 static struct kt_fix fix;
+static struct kt_arr a;
+static struct kt_waiter th;
 
-/* One call; checks "nothing changed" on failure and "every handle is DONE"
- * on success (when check_done). Returns the result. */
-static int op_case(const struct kt_arr *h, uint32_t n, uint32_t pad, bool check_done)
+/* One call with the handles argument a; checks "nothing changed" on
+ * failure and "every handle is DONE" on success (when check_done). Returns
+ * the result. */
+static int op_case(uint32_t n, uint32_t pad, bool check_done)
 {
 	char *before = kt_fix_state(&fix);
-	int ret = kt_array_call(fix.fd, REQ, h->ptr, 0, n, pad);
+	int ret = kt_array_call(fix.fd, REQ, a.ptr, 0, n, pad);
 	char *after = kt_fix_state(&fix);
 
-	kt_tr("n=%u pad=%u handles=%s -> ret=%s in=%s out=%s", n, pad, h->desc, kt_ret(ret),
+	kt_tr("n=%u pad=%u handles=%s -> ret=%s in=%s out=%s", n, pad, a.desc, kt_ret(ret),
 	      before, after);
 	if (ret != 0)
 		sw_assert_f(!strcmp(before, after), "n=%u: failed with %s but changed %s -> %s", n,
@@ -61,21 +63,14 @@ static int op_case(const struct kt_arr *h, uint32_t n, uint32_t pad, bool check_
 
 static int op_fix(uint32_t bad, uint32_t pad, bool check_done)
 {
-	static struct kt_arr a;
-	uint32_t *h = kt_handles(&fix, bad);
 	int ret;
 
 	kt_arr_free(&a);
-	kt_arr_make(&a, KT_PTR_OK, h, 4, fix.n, 0);
-	if (bad < fix.n)
-		snprintf(a.desc, sizeof(a.desc), "bad@%u(%s)", bad, kt_pos_name(fix.n, bad));
-	free(h);
-	ret = op_case(&a, fix.n, pad, check_done);
+	kt_arr_handles(&a, &fix, bad);
+	ret = op_case(fix.n, pad, check_done);
 	kt_arr_free(&a);
 	return ret;
 }
-
-static struct kt_waiter th;
 
 /* A thread in WAIT on all of the fixture's handles. */
 static void start_waiter(uint32_t flags)
@@ -83,253 +78,252 @@ static void start_waiter(uint32_t flags)
 	kt_waiter_start(&th, fix.fd, false, fix.h, NULL, fix.n, flags);
 }
 
+static void test_count_zero(void)
+{
+	struct kt_ptr_iter it;
+
+	kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
+	kt_for_each_ptr(it, KT_PTR_OK, KT_PTR_KERNEL, 0, true) {
+		kt_arr_free(&a);
+		kt_arr_make(&a, it.kind, fix.h, 4, 0, 0);
+		kt_expect(op_case(0, 0, false), -EINVAL);
+	}
+	kt_arr_free(&a);
+}
+
+static void test_pad_must_be_zero(void)
+{
+	static const uint32_t pads[] = { 1, 0x80000000u };
+
+	for (size_t i = 0; i < 2; i++) {
+		kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
+		kt_expect(op_fix(NONE, pads[i], false), -EINVAL);
+	}
+}
+
+static void test_every_state(void)
+{
+	for (size_t c = 1; c < kt_ncounts; c++) {
+		kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
+		kt_expect(op_fix(NONE, 0, true), 0);
+		/* and again, on what the first call left */
+		kt_expect(op_fix(NONE, 0, true), 0);
+	}
+}
+
+static void test_invalid_handle(void)
+{
+	uint32_t pos[3], zero[2];
+
+	for (size_t c = 1; c < kt_ncounts; c++) {
+		uint32_t n = kt_counts[c];
+		int m = kt_positions(n, pos);
+		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
+		for (int i = 0; i < m; i++)
+			kt_expect(op_fix(pos[i], 0, false), -ENOENT);
+	}
+	/* handle 0 is never valid */
+	kt_fix_make(&fix, 2, kt_spec_mixed, NULL);
+	zero[0] = fix.h[0];
+	zero[1] = 0;
+	kt_arr_free(&a);
+	kt_arr_make(&a, KT_PTR_OK, zero, 4, 2, 0);
+	snprintf(a.desc, sizeof(a.desc), "handle0@1");
+	kt_expect(op_case(2, 0, false), -ENOENT);
+	kt_arr_free(&a);
+}
+
+static void test_bad_handles_pointer(void)
+{
+	struct kt_ptr_iter it;
+
+	for (size_t c = 1; c < kt_ncounts; c++) {
+		uint32_t n = kt_counts[c];
+		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
+		kt_for_each_ptr(it, KT_PTR_NULL, KT_PTR_FAULT_SPLIT, n, false) {
+			kt_arr_free(&a);
+			kt_arr_make(&a, it.kind, fix.h, 4, n, it.k);
+			kt_expect(op_case(n, 0, false), -EFAULT);
+		}
+		/* the kernel only reads the handles */
+		kt_arr_free(&a);
+		kt_arr_make(&a, KT_PTR_READONLY, fix.h, 4, n, 0);
+		kt_expect(op_case(n, 0, true), 0);
+	}
+	kt_arr_free(&a);
+}
+
+/* Two errors: an unused handle at 1, the array faulting at n/2. 6.12
+ * copies the whole array first (EFAULT). Either way nothing may change. */
+static void test_invalid_handle_before_fault(void)
+{
+	static const uint32_t ns[] = { 4, 5, 64 };
+
+	for (size_t c = 0; c < 3; c++) {
+		uint32_t n = ns[c];
+		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
+		uint32_t *h = kt_handles(&fix, 1);
+		kt_arr_free(&a);
+		kt_arr_make(&a, KT_PTR_FAULT, h, 4, n, n / 2);
+		free(h);
+		size_t l = strlen(a.desc);
+		snprintf(a.desc + l, sizeof(a.desc) - l, ",bad@1");
+		int ret = op_case(n, 0, false);
+		sw_assert_f(ret == -EFAULT || ret == -ENOENT, "got %s", kt_ret(ret));
+	}
+	kt_arr_free(&a);
+}
+
+static void test_duplicate_handles(void)
+{
+	static const uint32_t ns[] = { 2, 5, 64, 1024 };
+
+	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
+		for (uint32_t kind = 0; kind < 5; kind++) {
+			kt_fix_make_all(&fix, 1, kt_spec_mixed(kind, 5, NULL));
+			kt_arr_free(&a);
+			kt_arr_same_handle(&a, fix.h[0], ns[c]);
+			kt_expect(op_case(ns[c], 0, true), 0);
+		}
+	}
+	kt_arr_free(&a);
+}
+
+#if KT_SIGNAL
+/* A thread sleeps in WAIT_ALL|WAIT_FOR_SUBMIT on syncobjs without fences;
+ * one SIGNAL of all of them wakes it. */
+static void test_wakes_wait_for_submit(void)
+{
+	for (size_t c = 0; c < KT_N_LATER; c++) {
+		uint32_t n = kt_later_counts[c];
+		kt_fix_make_all(&fix, n, kt_none());
+		start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
+		bool b = kt_waiter_blocked(&th, 5000);
+		int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
+		sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
+		char *st = kt_fix_state(&fix);
+		kt_tr("n=%u waiter=WAIT(ALL|FOR_SUBMIT) then SIGNAL all -> blocked=%d ret=%s "
+		      "waiter-ret=%s first=%s out=%s",
+		      n, b, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
+		free(st);
+		sw_assert(b);
+		kt_expect(ret, 0);
+		kt_expect(th.ret, 0);
+	}
+}
+
+/* A thread already waiting on pending fences (no FOR_SUBMIT) keeps waiting
+ * on them when SIGNAL swaps in a stub; it returns when the old fences
+ * signal. */
+static void test_fence_waiter_keeps_old_fence(void)
+{
+	for (size_t c = 0; c < KT_N_LATER; c++) {
+		uint32_t n = kt_later_counts[c];
+		kt_fix_make_all(&fix, n, kt_pending(1));
+		start_waiter(0);
+		bool b1 = kt_waiter_blocked(&th, 5000);
+		int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
+		bool b2 = kt_waiter_blocked(&th, 200);
+		kt_sw_inc(fix.timeline, 1);
+		sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
+		char *st = kt_fix_state(&fix);
+		kt_tr("n=%u waiter=WAIT(ANY) on pending, SIGNAL all, then old fences signal "
+		      "-> blocked=%d%d ret=%s waiter-ret=%s first=%s out=%s",
+		      n, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
+		free(st);
+		sw_assert_f(b1 && b2, "n=%u: waiter asleep before SIGNAL %d, after %d", n, b1, b2);
+		kt_expect(ret, 0);
+		kt_expect(th.ret, 0);
+	}
+}
+#else
+/* A thread in WAIT_ANY|WAIT_FOR_SUBMIT on fenceless syncobjs is not woken
+ * by RESET (it installs no fence); a later import at k of a signalled
+ * fence wakes it. */
+static void test_reset_leaves_submit_waiter_asleep(void)
+{
+	for (size_t c = 0; c < KT_N_LATER; c++) {
+		uint32_t n = kt_later_counts[c], k = n - 1;
+		kt_fix_make_all(&fix, n, kt_none());
+		start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
+		bool b1 = kt_waiter_blocked(&th, 5000);
+		int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
+		bool b2 = kt_waiter_blocked(&th, 200);
+		kt_fix_import_pending(&fix, fix.h[k], 1);
+		kt_sw_inc(fix.timeline, 1);
+		sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
+		char *st = kt_fix_state(&fix);
+		kt_tr("n=%u waiter=WAIT(ANY|FOR_SUBMIT), RESET all, then fence@%u -> "
+		      "blocked=%d%d ret=%s waiter-ret=%s first=%s out=%s",
+		      n, k, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)),
+		      st);
+		free(st);
+		sw_assert(b1 && b2);
+		kt_expect(ret, 0);
+		kt_expect(th.ret, 0);
+		sw_assert_eq(kt_waiter_first(&th), k);
+	}
+}
+
+/* After RESET a plain WAIT has no fence to wait for. */
+static void test_reset_then_wait_is_einval(void)
+{
+	for (size_t c = 1; c < kt_ncounts; c++) {
+		uint32_t n = kt_counts[c], first;
+		kt_fix_make_all(&fix, n, kt_signaled());
+		kt_expect(kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0), 0);
+		int ret = kt_wait_call(fix.fd, false, (uintptr_t)fix.h, 0, n, 0, 0, 0, &first);
+		kt_tr("n=%u RESET then WAIT(ANY) -> ret=%s first=%s", n, kt_ret(ret),
+		      kt_first(first));
+		kt_expect(ret, -EINVAL);
+	}
+}
+#endif
+
+/* kmalloc_array(n, 8) for the syncobj pointers is the limit. */
+static void test_max_count(void)
+{
+	uint32_t n = KT_MAX_ARRAY_COUNT;
+
+	kt_max_count_or_skip();
+	kt_fix_make(&fix, n, kt_spec_mixed_probed, NULL);
+	kt_expect(op_fix(n - 1, 0, false), -ENOENT);
+	kt_expect(op_fix(NONE, 0, true), 0);
+}
+
+static void test_over_max_count(void)
+{
+	uint32_t n = KT_MAX_ARRAY_COUNT + 1;
+
+	if (!kt_env_flag("SYNCWAY_KT_WARN"))
+		sw_skip("triggers a page-allocator WARNING in 6.12; set SYNCWAY_KT_WARN=1");
+	kt_fix_make_all(&fix, 1, kt_pending(1));
+	kt_arr_same_handle(&a, fix.h[0], n);
+	int ret = op_case(n, 0, false);
+	kt_arr_free(&a);
+	sw_assert_f(ret == -ENOMEM || ret == 0, "got %s", kt_ret(ret));
+}
+
 int main(int argc, char **argv)
 {
 	kt_init(SUITE, argc, argv);
 
-	kt_subtest("count-zero-is-einval") {
-		static struct kt_arr a;
-
-		kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
-		for (int kind = KT_PTR_OK; kind <= KT_PTR_KERNEL; kind++) {
-			kt_arr_free(&a);
-			kt_arr_make(&a, kind, fix.h, 4, 0, 0);
-			kt_expect(op_case(&a, 0, 0, false), -EINVAL);
-		}
-		kt_arr_free(&a);
-	}
-
-	kt_subtest("pad-must-be-zero") {
-		static const uint32_t pads[] = { 1, 0x80000000u };
-
-		for (size_t i = 0; i < 2; i++) {
-			kt_fix_make(&fix, 5, kt_spec_mixed, NULL);
-			kt_expect(op_fix(NONE, pads[i], false), -EINVAL);
-		}
-	}
-
+	kt_subtest("count-zero-is-einval") test_count_zero();
+	kt_subtest("pad-must-be-zero") test_pad_must_be_zero();
+	kt_subtest(KT_SIGNAL ? "signals-every-state" : "resets-every-state") test_every_state();
+	kt_subtest("invalid-handle-changes-nothing") test_invalid_handle();
+	kt_subtest("bad-handles-pointer-changes-nothing") test_bad_handles_pointer();
+	kt_subtest("invalid-handle-before-fault") test_invalid_handle_before_fault();
+	kt_subtest("duplicate-handles") test_duplicate_handles();
 #if KT_SIGNAL
-	kt_subtest("signals-every-state")
+	kt_subtest("wakes-wait-for-submit") test_wakes_wait_for_submit();
+	kt_subtest("fence-waiter-keeps-old-fence") test_fence_waiter_keeps_old_fence();
 #else
-	kt_subtest("resets-every-state")
+	kt_subtest("reset-leaves-submit-waiter-asleep") test_reset_leaves_submit_waiter_asleep();
+	kt_subtest("reset-then-wait-is-einval") test_reset_then_wait_is_einval();
 #endif
-	{
-		for (size_t c = 1; c < kt_ncounts; c++) {
-			kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
-			kt_expect(op_fix(NONE, 0, true), 0);
-			/* and again, on what the first call left */
-			kt_expect(op_fix(NONE, 0, true), 0);
-		}
-	}
-
-	kt_subtest("invalid-handle-changes-nothing") {
-		uint32_t pos[3];
-
-		for (size_t c = 1; c < kt_ncounts; c++) {
-			uint32_t n = kt_counts[c];
-			int m = kt_positions(n, pos);
-			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
-			for (int p = 0; p < m; p++)
-				kt_expect(op_fix(pos[p], 0, false), -ENOENT);
-		}
-		/* handle 0 is never valid */
-		static struct kt_arr a;
-		uint32_t zero[2];
-		kt_fix_make(&fix, 2, kt_spec_mixed, NULL);
-		zero[0] = fix.h[0];
-		zero[1] = 0;
-		kt_arr_free(&a);
-		kt_arr_make(&a, KT_PTR_OK, zero, 4, 2, 0);
-		snprintf(a.desc, sizeof(a.desc), "handle0@1");
-		kt_expect(op_case(&a, 2, 0, false), -ENOENT);
-		kt_arr_free(&a);
-	}
-
-	kt_subtest("bad-handles-pointer-changes-nothing") {
-		static struct kt_arr a;
-		uint32_t pos[3];
-
-		for (size_t c = 1; c < kt_ncounts; c++) {
-			uint32_t n = kt_counts[c];
-			int m = kt_positions(n, pos);
-			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
-			for (int kind = KT_PTR_NULL; kind <= KT_PTR_FAULT_SPLIT; kind++) {
-				if (kind == KT_PTR_READONLY)
-					continue;
-				int reps = kind >= KT_PTR_FAULT ? m : 1;
-				for (int r = 0; r < reps; r++) {
-					kt_arr_free(&a);
-					kt_arr_make(&a, kind, fix.h, 4, n, pos[r]);
-					kt_expect(op_case(&a, n, 0, false), -EFAULT);
-				}
-			}
-			/* the kernel only reads the handles */
-			kt_arr_free(&a);
-			kt_arr_make(&a, KT_PTR_READONLY, fix.h, 4, n, 0);
-			kt_expect(op_case(&a, n, 0, true), 0);
-		}
-		kt_arr_free(&a);
-	}
-
-	kt_subtest("invalid-handle-before-fault") {
-		/* Two errors: an unused handle at 1, the array faulting at n/2.
-		 * 6.12 copies the whole array first (EFAULT). Either way nothing
-		 * may change. */
-		static struct kt_arr a;
-		static const uint32_t ns[] = { 4, 5, 64 };
-
-		for (size_t c = 0; c < 3; c++) {
-			uint32_t n = ns[c];
-			kt_fix_make(&fix, n, kt_spec_mixed, NULL);
-			uint32_t *h = kt_handles(&fix, 1);
-			kt_arr_free(&a);
-			kt_arr_make(&a, KT_PTR_FAULT, h, 4, n, n / 2);
-			free(h);
-			size_t l = strlen(a.desc);
-			snprintf(a.desc + l, sizeof(a.desc) - l, ",bad@1");
-			int ret = op_case(&a, n, 0, false);
-			sw_assert_f(ret == -EFAULT || ret == -ENOENT, "got %s", kt_ret(ret));
-		}
-		kt_arr_free(&a);
-	}
-
-	kt_subtest("duplicate-handles") {
-		static const uint32_t ns[] = { 2, 5, 64, 1024 };
-		static struct kt_arr a;
-
-		for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
-			for (uint32_t kind = 0; kind < 5; kind++) {
-				uint32_t n = ns[c];
-				kt_fix_make_all(&fix, 1, kt_spec_mixed(kind, 5, NULL));
-				uint32_t *h = malloc(n * sizeof(*h));
-				for (uint32_t i = 0; i < n; i++)
-					h[i] = fix.h[0];
-				kt_arr_free(&a);
-				kt_arr_make(&a, KT_PTR_OK, h, 4, n, 0);
-				snprintf(a.desc, sizeof(a.desc), "same-handle*%u", n);
-				free(h);
-				kt_expect(op_case(&a, n, 0, true), 0);
-			}
-		}
-		kt_arr_free(&a);
-	}
-
-#if KT_SIGNAL
-	kt_subtest("wakes-wait-for-submit") {
-		/* A thread sleeps in WAIT_ALL|WAIT_FOR_SUBMIT on syncobjs without
-		 * fences; one SIGNAL of all of them wakes it. */
-		for (size_t c = 0; c < KT_N_LATER; c++) {
-			uint32_t n = kt_later_counts[c];
-			kt_fix_make_all(&fix, n, kt_none());
-			start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
-				     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
-			bool b = kt_waiter_blocked(&th, 5000);
-			int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
-			sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
-			char *st = kt_fix_state(&fix);
-			kt_tr("n=%u waiter=WAIT(ALL|FOR_SUBMIT) then SIGNAL all -> blocked=%d ret=%s "
-			      "waiter-ret=%s first=%s out=%s",
-			      n, b, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
-			free(st);
-			sw_assert(b);
-			kt_expect(ret, 0);
-			kt_expect(th.ret, 0);
-		}
-	}
-
-	kt_subtest("fence-waiter-keeps-old-fence") {
-		/* A thread already waiting on pending fences (no FOR_SUBMIT)
-		 * keeps waiting on them when SIGNAL swaps in a stub; it returns
-		 * when the old fences signal. */
-		for (size_t c = 0; c < KT_N_LATER; c++) {
-			uint32_t n = kt_later_counts[c];
-			kt_fix_make_all(&fix, n, kt_pending(1));
-			start_waiter(0);
-			bool b1 = kt_waiter_blocked(&th, 5000);
-			int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
-			bool b2 = kt_waiter_blocked(&th, 200);
-			kt_sw_inc(fix.timeline, 1);
-			sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
-			char *st = kt_fix_state(&fix);
-			kt_tr("n=%u waiter=WAIT(ANY) on pending, SIGNAL all, then old fences signal "
-			      "-> blocked=%d%d ret=%s waiter-ret=%s first=%s out=%s",
-			      n, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)), st);
-			free(st);
-			sw_assert_f(b1 && b2, "n=%u: waiter asleep before SIGNAL %d, after %d", n, b1,
-				    b2);
-			kt_expect(ret, 0);
-			kt_expect(th.ret, 0);
-		}
-	}
-#else
-	kt_subtest("reset-leaves-submit-waiter-asleep") {
-		/* A thread in WAIT_ANY|WAIT_FOR_SUBMIT on fenceless syncobjs is
-		 * not woken by RESET (it installs no fence); a later import at k
-		 * of a signalled fence wakes it. */
-		for (size_t c = 0; c < KT_N_LATER; c++) {
-			uint32_t n = kt_later_counts[c], k = n - 1;
-			kt_fix_make_all(&fix, n, kt_none());
-			start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
-			bool b1 = kt_waiter_blocked(&th, 5000);
-			int ret = kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0);
-			bool b2 = kt_waiter_blocked(&th, 200);
-			kt_fix_import_pending(&fix, fix.h[k], 1);
-			kt_sw_inc(fix.timeline, 1);
-			sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
-			char *st = kt_fix_state(&fix);
-			kt_tr("n=%u waiter=WAIT(ANY|FOR_SUBMIT), RESET all, then fence@%u -> "
-			      "blocked=%d%d ret=%s waiter-ret=%s first=%s out=%s",
-			      n, k, b1, b2, kt_ret(ret), kt_ret(th.ret), kt_first(kt_waiter_first(&th)),
-			      st);
-			free(st);
-			sw_assert(b1 && b2);
-			kt_expect(ret, 0);
-			kt_expect(th.ret, 0);
-			sw_assert_eq(kt_waiter_first(&th), k);
-		}
-	}
-
-	kt_subtest("reset-then-wait-is-einval") {
-		/* After RESET a plain WAIT has no fence to wait for. */
-		for (size_t c = 1; c < kt_ncounts; c++) {
-			uint32_t n = kt_counts[c], first;
-			kt_fix_make_all(&fix, n, kt_signaled());
-			kt_expect(kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0), 0);
-			int ret = kt_wait_call(fix.fd, false, (uintptr_t)fix.h, 0, n, 0, 0, 0, &first);
-			kt_tr("n=%u RESET then WAIT(ANY) -> ret=%s first=%s", n, kt_ret(ret),
-			      kt_first(first));
-			kt_expect(ret, -EINVAL);
-		}
-	}
-#endif
-
-	kt_subtest("max-count") {
-		kt_max_count_or_skip();
-		/* kmalloc_array(n, 8) for the syncobj pointers is the limit. */
-		uint32_t n = KT_MAX_ARRAY_COUNT;
-
-		kt_fix_make(&fix, n, kt_spec_mixed_probed, NULL);
-		kt_expect(op_fix(n - 1, 0, false), -ENOENT);
-		kt_expect(op_fix(NONE, 0, true), 0);
-	}
-
-	kt_subtest("over-max-count") {
-		static struct kt_arr a;
-		uint32_t n = KT_MAX_ARRAY_COUNT + 1;
-
-		if (!kt_env_flag("SYNCWAY_KT_WARN"))
-			sw_skip("triggers a page-allocator WARNING in 6.12; set SYNCWAY_KT_WARN=1");
-		kt_fix_make_all(&fix, 1, kt_pending(1));
-		uint32_t *h = malloc(n * sizeof(*h));
-		for (uint32_t i = 0; i < n; i++)
-			h[i] = fix.h[0];
-		kt_arr_make(&a, KT_PTR_OK, h, 4, n, 0);
-		snprintf(a.desc, sizeof(a.desc), "same-handle*%u", n);
-		free(h);
-		int ret = op_case(&a, n, 0, false);
-		kt_arr_free(&a);
-		sw_assert_f(ret == -ENOMEM || ret == 0, "got %s", kt_ret(ret));
-	}
+	kt_subtest("max-count") test_max_count();
+	kt_subtest("over-max-count") test_over_max_count();
 
 	return kt_exit();
 }
