@@ -198,6 +198,11 @@ char *kt_fix_state(const struct kt_fix *f);
  * 65536+ CREATEs of each; base and patched always run them. */
 void kt_max_count_or_skip(void);
 
+/* The first statement of every over-max-count subtest: skips it unless
+ * SYNCWAY_KT_WARN=1, because one handle past the maximum makes 6.12 print
+ * a page-allocator WARNING, which fails a tools/vm-run run. */
+void kt_over_max_count_or_skip(void);
+
 /* ---- bad user pointers (kt_user_ptr.c) ------------------------------------- */
 
 /* An array of count elements of elem bytes whose element k starts on
@@ -250,6 +255,11 @@ void kt_arr_free(struct kt_arr *a);
 /* The fixture's handles as an ok argument, with an unused handle at bad
  * (none when bad >= n), described "bad@K(pos)". */
 void kt_arr_handles(struct kt_arr *a, const struct kt_fix *f, uint32_t bad);
+/* For the cases with two errors: the fixture's handles with an unused
+ * handle at bad, as an argument of kind (k: where a fault starts),
+ * described "bad@B" for ok and "<kind's word>,bad@B" otherwise. */
+void kt_arr_handles_bad(struct kt_arr *a, const struct kt_fix *f, enum kt_ptr kind, uint32_t bad,
+			uint32_t k);
 /* n copies of one handle as an ok argument, described "same-handle*N". */
 void kt_arr_same_handle(struct kt_arr *a, uint32_t handle, uint32_t n);
 

@@ -166,6 +166,18 @@ void kt_arr_handles(struct kt_arr *a, const struct kt_fix *f, uint32_t bad)
 		snprintf(a->desc, sizeof(a->desc), "bad@%u(%s)", bad, kt_pos_name(f->n, bad));
 }
 
+void kt_arr_handles_bad(struct kt_arr *a, const struct kt_fix *f, enum kt_ptr kind, uint32_t bad,
+			uint32_t k)
+{
+	uint32_t *h = kt_handles(f, bad);
+	size_t l;
+
+	kt_arr_make(a, kind, h, sizeof(*h), f->n, k);
+	free(h);
+	l = kind == KT_PTR_OK ? 0 : strlen(a->desc);
+	snprintf(a->desc + l, sizeof(a->desc) - l, "%sbad@%u", l ? "," : "", bad);
+}
+
 void kt_arr_same_handle(struct kt_arr *a, uint32_t handle, uint32_t n)
 {
 	uint32_t *h = malloc((n ? n : 1) * sizeof(*h));

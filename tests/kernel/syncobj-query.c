@@ -243,18 +243,15 @@ static void test_errors_in_two_arrays(void)
 	for (size_t c = 0; c < 4; c++) {
 		uint32_t n = ns[c];
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
-		uint32_t *hs = kt_handles(&fix, 1);
 		uint64_t *init = kt_u64_array(n, KT_UNWRITTEN);
 		kt_arr_free(&h);
 		kt_arr_free(&p);
-		kt_arr_make(&h, KT_PTR_OK, hs, 4, n, 0);
-		snprintf(h.desc, sizeof(h.desc), "bad@1");
+		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, 1, 0);
 		kt_arr_make(&p, KT_PTR_FAULT, init, 8, n, n / 2);
 		int ret = query_case(n, 0, &v, &nv);
 		sw_assert_f(ret == -ENOENT || ret == -EFAULT, "got %s", kt_ret(ret));
 		check_values(v, nv, false, ret == -ENOENT ? WRITTEN_NONE : WRITTEN_PREFIX);
 		free(v);
-		free(hs);
 		free(init);
 	}
 	kt_arr_free(&h);
@@ -336,8 +333,7 @@ static void test_over_max_count(void)
 {
 	uint32_t n = KT_MAX_ARRAY_COUNT + 1;
 
-	if (!kt_env_flag("SYNCWAY_KT_WARN"))
-		sw_skip("triggers a page-allocator WARNING in 6.12; set SYNCWAY_KT_WARN=1");
+	kt_over_max_count_or_skip();
 	kt_fix_make_all(&fix, 1, kt_timeline(5, 0, 0));
 	uint64_t *init = kt_u64_array(n, KT_UNWRITTEN);
 	kt_arr_same_handle(&h, fix.h[0], n);

@@ -162,12 +162,8 @@ static void test_invalid_handle_before_fault(void)
 	for (size_t c = 0; c < 3; c++) {
 		uint32_t n = ns[c];
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
-		uint32_t *h = kt_handles(&fix, 1);
 		kt_arr_free(&a);
-		kt_arr_make(&a, KT_PTR_FAULT, h, 4, n, n / 2);
-		free(h);
-		size_t l = strlen(a.desc);
-		snprintf(a.desc + l, sizeof(a.desc) - l, ",bad@1");
+		kt_arr_handles_bad(&a, &fix, KT_PTR_FAULT, 1, n / 2);
 		int ret = op_case(n, 0, false);
 		sw_assert_f(ret == -EFAULT || ret == -ENOENT, "got %s", kt_ret(ret));
 	}
@@ -295,8 +291,7 @@ static void test_over_max_count(void)
 {
 	uint32_t n = KT_MAX_ARRAY_COUNT + 1;
 
-	if (!kt_env_flag("SYNCWAY_KT_WARN"))
-		sw_skip("triggers a page-allocator WARNING in 6.12; set SYNCWAY_KT_WARN=1");
+	kt_over_max_count_or_skip();
 	kt_fix_make_all(&fix, 1, kt_pending(1));
 	kt_arr_same_handle(&a, fix.h[0], n);
 	int ret = op_case(n, 0, false);

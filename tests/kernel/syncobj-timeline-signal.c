@@ -229,26 +229,19 @@ static void test_errors_in_two_arrays(void)
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		uint64_t *pts = kt_u64_array(n, 20);
 		/* unused handle at 1, points faulting at n/2 */
-		uint32_t *hs = kt_handles(&fix, 1);
 		kt_arr_free(&h);
 		kt_arr_free(&p);
-		kt_arr_make(&h, KT_PTR_OK, hs, 4, n, 0);
-		snprintf(h.desc, sizeof(h.desc), "bad@1");
+		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, 1, 0);
 		kt_arr_make(&p, KT_PTR_FAULT, pts, 8, n, n / 2);
 		int ret = op_case("20", n, 0);
 		sw_assert_f(ret == -ENOENT || ret == -EFAULT, "got %s", kt_ret(ret));
-		free(hs);
 		/* handles faulting at n/2 with an unused handle at 0 */
-		hs = kt_handles(&fix, 0);
 		kt_arr_free(&h);
 		kt_arr_free(&p);
-		kt_arr_make(&h, KT_PTR_FAULT, hs, 4, n, n / 2);
-		size_t l = strlen(h.desc);
-		snprintf(h.desc + l, sizeof(h.desc) - l, ",bad@0");
+		kt_arr_handles_bad(&h, &fix, KT_PTR_FAULT, 0, n / 2);
 		kt_arr_make(&p, KT_PTR_OK, pts, 8, n, 0);
 		ret = op_case("20", n, 0);
 		sw_assert_f(ret == -ENOENT || ret == -EFAULT, "got %s", kt_ret(ret));
-		free(hs);
 		free(pts);
 	}
 	kt_arr_free(&h);
@@ -325,8 +318,7 @@ static void test_over_max_count(void)
 {
 	uint32_t n = KT_MAX_ARRAY_COUNT + 1;
 
-	if (!kt_env_flag("SYNCWAY_KT_WARN"))
-		sw_skip("triggers a page-allocator WARNING in 6.12; set SYNCWAY_KT_WARN=1");
+	kt_over_max_count_or_skip();
 	kt_fix_make_all(&fix, 1, kt_timeline(5, 0, 0));
 	uint64_t *pts = kt_u64_array(n, 20);
 	kt_arr_same_handle(&h, fix.h[0], n);

@@ -337,15 +337,12 @@ static void test_errors_in_two_arrays(void)
 		/* unused handle at 1 + points faulting at n/2 */
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		uint64_t *pts = kt_u64_array(n, 10);
-		uint32_t *hs = kt_handles(&fix, 1);
 		kt_arr_free(&h);
 		kt_arr_free(&p);
-		kt_arr_make(&h, KT_PTR_OK, hs, 4, n, 0);
-		snprintf(h.desc, sizeof(h.desc), "bad@1");
+		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, 1, 0);
 		kt_arr_make(&p, KT_PTR_FAULT, pts, 8, n, n / 2);
 		kt_expect_first(wait_case(pts, n, ANY, &kt_t0, &first), -ENOENT, first,
 				KT_FIRST_UNSET);
-		free(hs);
 		/* unsubmitted point at 0 (EINVAL) + points faulting at n/2 */
 		pts[0] = 11;
 		kt_arr_free(&h);
@@ -355,16 +352,12 @@ static void test_errors_in_two_arrays(void)
 		int ret = wait_case(pts, n, ANY, &kt_t0, &first);
 		sw_assert_f(ret == -EFAULT || ret == -EINVAL, "got %s", kt_ret(ret));
 		/* handles faulting at n/2 with an unused handle before it */
-		hs = kt_handles(&fix, 0);
 		kt_arr_free(&h);
 		kt_arr_free(&p);
-		kt_arr_make(&h, KT_PTR_FAULT, hs, 4, n, n / 2);
-		size_t l = strlen(h.desc);
-		snprintf(h.desc + l, sizeof(h.desc) - l, ",bad@0");
+		kt_arr_handles_bad(&h, &fix, KT_PTR_FAULT, 0, n / 2);
 		kt_arr_make(&p, KT_PTR_OK, pts, 8, n, 0);
 		ret = wait_case(pts, n, ANY, &kt_t0, &first);
 		sw_assert_f(ret == -EFAULT || ret == -ENOENT, "got %s", kt_ret(ret));
-		free(hs);
 		free(pts);
 	}
 	kt_arr_free(&h);
@@ -592,8 +585,7 @@ static void test_over_max_count(void)
 {
 	uint32_t first, n = KT_MAX_WAIT_COUNT + 1;
 
-	if (!kt_env_flag("SYNCWAY_KT_WARN"))
-		sw_skip("triggers a page-allocator WARNING in 6.12; set SYNCWAY_KT_WARN=1");
+	kt_over_max_count_or_skip();
 	kt_fix_make_all(&fix, 1, kt_timeline(10, 0, 0));
 	uint64_t *pts = kt_u64_array(n, 10);
 	kt_arr_same_handle(&h, fix.h[0], n);
