@@ -46,6 +46,15 @@ extern const size_t kt_ncounts;
 int kt_positions(uint32_t n, uint32_t pos[3]);
 const char *kt_pos_name(uint32_t n, uint32_t k);
 
+/* n over kt_counts[] but 0 (a case of its own in every suite). */
+#define kt_for_each_count(n)                                                           \
+	for (size_t kt_c_ = 1; kt_c_ < kt_ncounts && ((n) = kt_counts[kt_c_], true); kt_c_++)
+
+/* k over kt_positions(n). */
+#define kt_for_each_pos(k, n)                                                          \
+	for (uint32_t kt_pos_[3], kt_npos_ = (uint32_t)kt_positions(n, kt_pos_), kt_p_ = 0;  \
+	     kt_p_ < kt_npos_ && ((k) = kt_pos_[kt_p_], true); kt_p_++)
+
 /* ---- command line and transcript ----------------------------------------- */
 
 /* Strips --transcript FILE and calls sw_test_init(). Without the option the
@@ -88,6 +97,10 @@ const char *kt_ret(int ret);
 /* Counts for the "pending fence signalled later" cases of every suite. */
 static const uint32_t kt_later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
 #define KT_N_LATER (sizeof(kt_later_counts) / sizeof(kt_later_counts[0]))
+
+/* n over kt_later_counts[]. */
+#define kt_for_each_later_count(n)                                                     \
+	for (size_t kt_c_ = 0; kt_c_ < KT_N_LATER && ((n) = kt_later_counts[kt_c_], true); kt_c_++)
 
 uint32_t kt_create(int fd, uint32_t flags);
 void kt_destroy(int fd, uint32_t handle);

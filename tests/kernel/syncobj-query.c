@@ -154,8 +154,10 @@ static void test_invalid_flags(void)
  * pending: 5, and 8 with LAST_SUBMITTED */
 static void test_values(void)
 {
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
+	uint32_t n;
+
+	kt_for_each_count(n) {
+		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		for (int last = 0; last < 2; last++)
 			expect_query_fix(NONE, KT_PTR_OK, 0, last ? LAST : 0, 0, WRITTEN_ALL);
 	}
@@ -163,14 +165,12 @@ static void test_values(void)
 
 static void test_invalid_handle(void)
 {
-	uint32_t pos[3];
+	uint32_t n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
-		for (int i = 0; i < m; i++)
-			expect_query_fix(pos[i], KT_PTR_OK, 0, 0, -ENOENT, WRITTEN_NONE);
+		kt_for_each_pos(k, n)
+			expect_query_fix(k, KT_PTR_OK, 0, 0, -ENOENT, WRITTEN_NONE);
 	}
 }
 
@@ -178,10 +178,9 @@ static void test_bad_handles_pointer(void)
 {
 	struct kt_ptr_iter it;
 	uint64_t *v;
-	uint32_t nv;
+	uint32_t nv, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		uint64_t *init = kt_u64_array(n, KT_UNWRITTEN);
 		/* the kernel only reads the handles: read-only ones are fine */
@@ -206,9 +205,10 @@ static void test_bad_handles_pointer(void)
 static void test_bad_points_pointer(void)
 {
 	struct kt_ptr_iter it;
+	uint32_t n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
+	kt_for_each_count(n) {
+		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		kt_for_each_ptr(it, KT_PTR_NULL, KT_PTR_READONLY, 0, true)
 			expect_query_fix(NONE, it.kind, 0, 0, -EFAULT, WRITTEN_NONE);
 	}
@@ -220,15 +220,13 @@ static void test_bad_points_pointer(void)
  * are not recorded.) */
 static void test_points_fault_part_way(void)
 {
-	uint32_t pos[3];
+	uint32_t n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
-		for (int i = 0; i < m; i++)
+		kt_for_each_pos(k, n)
 			for (int kind = KT_PTR_FAULT; kind <= KT_PTR_FAULT_SPLIT; kind++)
-				expect_query_fix(NONE, kind, pos[i], 0, -EFAULT, WRITTEN_PREFIX);
+				expect_query_fix(NONE, kind, k, 0, -EFAULT, WRITTEN_PREFIX);
 	}
 }
 
@@ -291,10 +289,9 @@ static void test_duplicate_handles(void)
 static void test_unordered_point(void)
 {
 	uint64_t *v;
-	uint32_t nv;
+	uint32_t nv, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		for (uint32_t i = 0; i < n; i++)
 			kt_fix_add_point(&fix, fix.h[i], 5, 0);

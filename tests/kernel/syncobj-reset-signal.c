@@ -103,8 +103,10 @@ static void test_pad_must_be_zero(void)
 
 static void test_every_state(void)
 {
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
+	uint32_t n;
+
+	kt_for_each_count(n) {
+		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		kt_expect(op_fix(NONE, 0, true), 0);
 		/* and again, on what the first call left */
 		kt_expect(op_fix(NONE, 0, true), 0);
@@ -113,14 +115,12 @@ static void test_every_state(void)
 
 static void test_invalid_handle(void)
 {
-	uint32_t pos[3], zero[2];
+	uint32_t zero[2], n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
-		for (int i = 0; i < m; i++)
-			kt_expect(op_fix(pos[i], 0, false), -ENOENT);
+		kt_for_each_pos(k, n)
+			kt_expect(op_fix(k, 0, false), -ENOENT);
 	}
 	/* handle 0 is never valid */
 	kt_fix_make(&fix, 2, kt_spec_mixed, NULL);
@@ -136,9 +136,9 @@ static void test_invalid_handle(void)
 static void test_bad_handles_pointer(void)
 {
 	struct kt_ptr_iter it;
+	uint32_t n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		kt_for_each_ptr(it, KT_PTR_NULL, KT_PTR_FAULT_SPLIT, n, false) {
 			kt_arr_free(&a);
@@ -190,8 +190,9 @@ static void test_duplicate_handles(void)
  * one SIGNAL of all of them wakes it. */
 static void test_wakes_wait_for_submit(void)
 {
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c];
+	uint32_t n;
+
+	kt_for_each_later_count(n) {
 		kt_fix_make_all(&fix, n, kt_none());
 		start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL | DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
 		bool b = kt_waiter_blocked(&th, 5000);
@@ -213,8 +214,9 @@ static void test_wakes_wait_for_submit(void)
  * signal. */
 static void test_fence_waiter_keeps_old_fence(void)
 {
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c];
+	uint32_t n;
+
+	kt_for_each_later_count(n) {
 		kt_fix_make_all(&fix, n, kt_pending(1));
 		start_waiter(0);
 		bool b1 = kt_waiter_blocked(&th, 5000);
@@ -238,8 +240,10 @@ static void test_fence_waiter_keeps_old_fence(void)
  * fence wakes it. */
 static void test_reset_leaves_submit_waiter_asleep(void)
 {
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c], k = n - 1;
+	uint32_t n;
+
+	kt_for_each_later_count(n) {
+		uint32_t k = n - 1;
 		kt_fix_make_all(&fix, n, kt_none());
 		start_waiter(DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT);
 		bool b1 = kt_waiter_blocked(&th, 5000);
@@ -264,8 +268,10 @@ static void test_reset_leaves_submit_waiter_asleep(void)
 /* After RESET a plain WAIT has no fence to wait for. */
 static void test_reset_then_wait_is_einval(void)
 {
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c], first;
+	uint32_t n;
+
+	kt_for_each_count(n) {
+		uint32_t first;
 		kt_fix_make_all(&fix, n, kt_signaled());
 		kt_expect(kt_array_call(fix.fd, REQ, (uintptr_t)fix.h, 0, n, 0), 0);
 		int ret = kt_wait_call(fix.fd, false, (uintptr_t)fix.h, 0, n, 0, 0, 0, &first);

@@ -107,8 +107,9 @@ static void test_flags_must_be_zero(void)
 /* Fresh syncobjs get points 10, 11, ...; then one more point each. */
 static void test_signals_points(void)
 {
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	uint32_t n;
+
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_none());
 		uint64_t *pts = kt_u64_array(n, 0);
 		for (uint32_t i = 0; i < n; i++)
@@ -125,16 +126,19 @@ static void test_signals_points(void)
  * timeline at 5 with 8 pending. */
 static void test_signals_every_state(void)
 {
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		kt_fix_make(&fix, kt_counts[c], kt_spec_mixed, NULL);
+	uint32_t n;
+
+	kt_for_each_count(n) {
+		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		kt_expect(op_fix_all(20, "20"), 0);
 	}
 }
 
 static void test_points_null_means_zero(void)
 {
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	uint32_t n;
+
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		kt_arr_free(&h);
 		kt_arr_free(&p);
@@ -149,8 +153,10 @@ static void test_points_null_means_zero(void)
 /* A point below the timeline's last one is accepted. */
 static void test_unordered_point(void)
 {
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		kt_fix_make_all(&fix, kt_counts[c], kt_timeline(10, 0, 0));
+	uint32_t n;
+
+	kt_for_each_count(n) {
+		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		kt_expect(op_fix_all(3, "3"), 0);
 		kt_expect(op_fix_all(10, "10"), 0);
 	}
@@ -158,15 +164,13 @@ static void test_unordered_point(void)
 
 static void test_invalid_handle(void)
 {
-	uint32_t pos[3];
+	uint32_t n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		uint64_t *pts = kt_u64_array(n, 20);
-		for (int i = 0; i < m; i++)
-			kt_expect(op_fix(pts, "20", pos[i], 0), -ENOENT);
+		kt_for_each_pos(k, n)
+			kt_expect(op_fix(pts, "20", k, 0), -ENOENT);
 		free(pts);
 	}
 }
@@ -174,9 +178,9 @@ static void test_invalid_handle(void)
 static void test_bad_handles_pointer(void)
 {
 	struct kt_ptr_iter it;
+	uint32_t n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		uint64_t *pts = kt_u64_array(n, 20);
 		kt_arr_free(&p);
@@ -198,9 +202,9 @@ static void test_bad_handles_pointer(void)
 static void test_bad_points_pointer(void)
 {
 	struct kt_ptr_iter it;
+	uint32_t n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		uint64_t *pts = kt_u64_array(n, 20);
 		kt_arr_free(&h);
@@ -275,8 +279,9 @@ static void test_duplicate_handles(void)
  * returns after one TIMELINE_SIGNAL of them all. */
 static void test_wakes_timeline_waiters(void)
 {
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c];
+	uint32_t n;
+
+	kt_for_each_later_count(n) {
 		kt_fix_make_all(&fix, n, kt_none());
 		uint64_t *pts = kt_u64_array(n, 10);
 		kt_waiter_start(&th, fix.fd, true, fix.h, pts, n,

@@ -130,10 +130,10 @@ static void test_signaled_points(void)
 {
 	static const uint64_t pts[] = { 10, 5, 1, 0 };
 	static const uint32_t flags[] = { ANY, ALL, ALL | FOR_SUBMIT, ALL | AVAILABLE };
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		kt_fix_make_all(&fix, kt_counts[c], kt_timeline(10, 0, 0));
+	kt_for_each_count(n) {
+		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		for (size_t i = 0; i < 4; i++)
 			for (size_t f = 0; f < 4; f++)
 				kt_expect_first(wait_all_at(pts[i], NONE, 0, flags[f], &kt_t0, &first),
@@ -144,10 +144,9 @@ static void test_signaled_points(void)
 /* points == NULL waits as if every point were 0 (the latest fence). */
 static void test_points_null_means_zero(void)
 {
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		for (int state = 0; state < 3; state++) {
 			struct kt_spec spec = state == 0 ? kt_signaled()
 					      : state == 1 ? kt_timeline(10, 0, 0)
@@ -174,16 +173,14 @@ static void test_points_null_means_zero(void)
  * k, where 10 is asked for. */
 static void test_first_signaled_any(void)
 {
-	uint32_t first, pos[3];
+	uint32_t first, n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 20, 1));
-		for (int i = 0; i < m; i++) {
-			kt_expect_first(wait_all_at(20, pos[i], 10, ANY, &kt_t0, &first), 0, first,
-					pos[i]);
-			kt_expect_first(wait_all_at(20, pos[i], 10, ALL, &kt_t0, &first),
+		kt_for_each_pos(k, n) {
+			kt_expect_first(wait_all_at(20, k, 10, ANY, &kt_t0, &first), 0, first,
+					k);
+			kt_expect_first(wait_all_at(20, k, 10, ALL, &kt_t0, &first),
 					n == 1 ? 0 : -ETIME, first, n == 1 ? 0 : KT_FIRST_UNSET);
 		}
 		/* pending but submitted: WAIT_AVAILABLE is satisfied */
@@ -201,14 +198,12 @@ static void test_first_signaled_any(void)
  * signalled); with either it is waited for. */
 static void test_unsubmitted_point(void)
 {
-	uint32_t first, pos[3];
+	uint32_t first, n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
-		for (int i = 0; i < m; i++) {
-			uint32_t k = pos[i], other = k == 0 ? 1 : 0;
+		kt_for_each_pos(k, n) {
+			uint32_t other = k == 0 ? 1 : 0;
 			kt_expect_first(wait_all_at(10, k, 11, ANY, &kt_t0, &first), -EINVAL, first,
 					KT_FIRST_UNSET);
 			kt_expect_first(wait_all_at(10, k, 11, ALL, &kt_t0, &first), -EINVAL, first,
@@ -231,13 +226,10 @@ static void test_unsubmitted_point(void)
 /* A syncobj without any fence behaves like an unsubmitted point. */
 static void test_no_fence(void)
 {
-	uint32_t first, pos[3];
+	uint32_t first, n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
-		for (int i = 0; i < m; i++) {
-			uint32_t k = pos[i];
+	kt_for_each_count(n) {
+		kt_for_each_pos(k, n) {
 			struct kt_only o = { k, kt_none(), kt_timeline(10, 0, 0), false };
 			kt_fix_make(&fix, n, kt_spec_only, &o);
 			kt_expect_first(wait_all_at(10, k, 1, ANY, &kt_t0, &first), -EINVAL, first,
@@ -253,17 +245,15 @@ static void test_no_fence(void)
 
 static void test_invalid_handle(void)
 {
-	uint32_t first, pos[3];
+	uint32_t first, n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		uint64_t *pts = kt_u64_array(n, 10);
-		for (int i = 0; i < m; i++) {
-			kt_expect_first(wait_pts(pts, ANY, &kt_t0, pos[i], &first), -ENOENT, first,
+		kt_for_each_pos(k, n) {
+			kt_expect_first(wait_pts(pts, ANY, &kt_t0, k, &first), -ENOENT, first,
 					KT_FIRST_UNSET);
-			kt_expect_first(wait_pts(pts, ALL | AVAILABLE, &kt_t0, pos[i], &first),
+			kt_expect_first(wait_pts(pts, ALL | AVAILABLE, &kt_t0, k, &first),
 					-ENOENT, first, KT_FIRST_UNSET);
 		}
 		free(pts);
@@ -273,10 +263,9 @@ static void test_invalid_handle(void)
 static void test_bad_handles_pointer(void)
 {
 	struct kt_ptr_iter it;
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		uint64_t *pts = kt_u64_array(n, 10);
 		kt_arr_free(&p);
@@ -298,10 +287,9 @@ static void test_bad_handles_pointer(void)
 static void test_bad_points_pointer(void)
 {
 	struct kt_ptr_iter it;
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		uint64_t *pts = kt_u64_array(n, 10);
 		kt_arr_free(&h);
@@ -367,10 +355,9 @@ static void test_errors_in_two_arrays(void)
 static void test_timeouts(void)
 {
 	const struct kt_timeout past = { "past", 1 }, past2 = { "past-20ms", 20000000 };
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 20, 1));
 		for (int f = 0; f < 2; f++) {
 			uint32_t flags = f ? ALL : ANY;
@@ -397,14 +384,12 @@ static void test_timeouts(void)
  * elsewhere); the CPU signals seqno 1. */
 static void test_signaled_later(void)
 {
-	uint32_t pos[3];
+	uint32_t n, k;
 
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c];
-		int m = kt_positions(n, pos);
-		for (int i = 0; i < m; i++) {
+	kt_for_each_later_count(n) {
+		kt_for_each_pos(k, n) {
 			for (int all = 0; all < 2; all++) {
-				struct kt_only o = { pos[i], kt_timeline(10, 20, 1),
+				struct kt_only o = { k, kt_timeline(10, 20, 1),
 						     kt_timeline(10, 20, 2), false };
 				kt_fix_make(&fix, n, kt_spec_only, &o);
 				start_waiter(kt_u64_array(n, 20), all ? ALL : ANY);
@@ -419,14 +404,14 @@ static void test_signaled_later(void)
 				char *st = kt_fix_state(&fix);
 				kt_tr("n=%u flags=%s timeout=later points=20 signal=seqno1@%u(%s)%s "
 				      "-> blocked=%d%d ret=%s first=%s state=%s",
-				      n, all ? "ALL" : "ANY", pos[i], kt_pos_name(n, pos[i]),
+				      n, all ? "ALL" : "ANY", k, kt_pos_name(n, k),
 				      all && n > 1 ? ",seqno2" : "", b1, b2, kt_ret(th.ret),
 				      kt_first(kt_waiter_first(&th)), st);
 				free(st);
 				sw_assert_f(b1 && b2, "n=%u: the waiter was not asleep", n);
 				sw_assert_f(th.ret == 0, "n=%u: got %s", n, kt_ret(th.ret));
 				if (!all)
-					sw_assert_eq(kt_waiter_first(&th), pos[i]);
+					sw_assert_eq(kt_waiter_first(&th), k);
 			}
 		}
 	}
@@ -437,13 +422,10 @@ static void test_signaled_later(void)
  * when it signals. */
 static void test_wait_for_submit_later(void)
 {
-	uint32_t pos[3];
+	uint32_t n, k;
 
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c];
-		int m = kt_positions(n, pos);
-		for (int i = 0; i < m; i++) {
-			uint32_t k = pos[i];
+	kt_for_each_later_count(n) {
+		kt_for_each_pos(k, n) {
 			kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 			start_waiter(points_k(n, 10, k, 15), ALL | FOR_SUBMIT);
 			bool b1 = kt_waiter_blocked(&th, 5000);
@@ -469,8 +451,9 @@ static void test_wait_for_submit_later(void)
  * syncobj gets the point, while every fence is pending. */
 static void test_wait_available_later(void)
 {
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c];
+	uint32_t n;
+
+	kt_for_each_later_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		start_waiter(kt_u64_array(n, 15), ALL | AVAILABLE);
 		bool asleep = true;
@@ -494,10 +477,9 @@ static void test_wait_available_later(void)
 /* Points below what the chain still holds count as signalled. */
 static void test_old_and_unordered_points(void)
 {
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		for (uint32_t i = 0; i < n; i++)
 			kt_fix_add_point(&fix, fix.h[i], 20, 0);

@@ -96,10 +96,10 @@ static void test_invalid_flags(void)
 
 static void test_all_signaled(void)
 {
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		kt_fix_make_all(&fix, kt_counts[c], kt_signaled());
+	kt_for_each_count(n) {
+		kt_fix_make_all(&fix, n, kt_signaled());
 		kt_expect_first(wait_fix(ANY, &kt_t0, NONE, &first), 0, first, 0);
 		kt_expect_first(wait_fix(ALL, &kt_t0, NONE, &first), 0, first, 0);
 		kt_expect_first(wait_fix(ANY | FOR_SUBMIT, &kt_t0, NONE, &first), 0, first, 0);
@@ -109,17 +109,15 @@ static void test_all_signaled(void)
 
 static void test_first_signaled_any(void)
 {
-	uint32_t first, pos[3];
+	uint32_t first, n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
-		for (int i = 0; i < m; i++) {
+	kt_for_each_count(n) {
+		kt_for_each_pos(k, n) {
 			for (int from = 0; from < 2; from++) {
-				struct kt_only o = { pos[i], kt_signaled(), kt_pending(1), from };
+				struct kt_only o = { k, kt_signaled(), kt_pending(1), from };
 				kt_fix_make(&fix, n, kt_spec_only, &o);
-				kt_expect_first(wait_fix(ANY, &kt_t0, NONE, &first), 0, first, pos[i]);
-				bool all = n == 1 || (from && pos[i] == 0);
+				kt_expect_first(wait_fix(ANY, &kt_t0, NONE, &first), 0, first, k);
+				bool all = n == 1 || (from && k == 0);
 				kt_expect_first(wait_fix(ALL, &kt_t0, NONE, &first), all ? 0 : -ETIME,
 						first, all ? 0 : KT_FIRST_UNSET);
 			}
@@ -129,13 +127,10 @@ static void test_first_signaled_any(void)
 
 static void test_no_fence_is_einval(void)
 {
-	uint32_t first, pos[3];
+	uint32_t first, n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
-		for (int i = 0; i < m; i++) {
-			uint32_t k = pos[i];
+	kt_for_each_count(n) {
+		kt_for_each_pos(k, n) {
 			struct kt_only o = { k, kt_none(), kt_signaled(), false };
 			kt_fix_make(&fix, n, kt_spec_only, &o);
 			/* EINVAL even when an earlier syncobj is signalled */
@@ -159,16 +154,14 @@ static void test_no_fence_is_einval(void)
 
 static void test_invalid_handle(void)
 {
-	uint32_t first, pos[3], zero = 0;
+	uint32_t first, zero = 0, n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_signaled());
-		for (int i = 0; i < m; i++) {
-			kt_expect_first(wait_fix(ANY, &kt_t0, pos[i], &first), -ENOENT, first,
+		kt_for_each_pos(k, n) {
+			kt_expect_first(wait_fix(ANY, &kt_t0, k, &first), -ENOENT, first,
 					KT_FIRST_UNSET);
-			kt_expect_first(wait_fix(ALL | FOR_SUBMIT, &kt_t0, pos[i], &first), -ENOENT,
+			kt_expect_first(wait_fix(ALL | FOR_SUBMIT, &kt_t0, k, &first), -ENOENT,
 					first, KT_FIRST_UNSET);
 		}
 	}
@@ -184,10 +177,9 @@ static void test_invalid_handle(void)
 static void test_bad_handles_pointer(void)
 {
 	struct kt_ptr_iter it;
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_signaled());
 		kt_for_each_ptr(it, KT_PTR_NULL, KT_PTR_KERNEL, n, false) {
 			kt_arr_free(&a);
@@ -201,16 +193,14 @@ static void test_bad_handles_pointer(void)
 
 static void test_handles_fault_part_way(void)
 {
-	uint32_t first, pos[3];
+	uint32_t first, n, k;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
-		int m = kt_positions(n, pos);
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_signaled());
-		for (int i = 0; i < m; i++) {
+		kt_for_each_pos(k, n) {
 			for (int kind = KT_PTR_FAULT; kind <= KT_PTR_FAULT_SPLIT; kind++) {
 				kt_arr_free(&a);
-				kt_arr_make(&a, kind, fix.h, 4, n, pos[i]);
+				kt_arr_make(&a, kind, fix.h, 4, n, k);
 				kt_expect_first(wait_case(n, ANY, &kt_t0, &first), -EFAULT, first,
 						KT_FIRST_UNSET);
 			}
@@ -241,10 +231,9 @@ static void test_timeouts(void)
 {
 	/* an absolute time in the past (1 ns, 20 ms after boot) polls */
 	const struct kt_timeout past = { "past", 1 }, past2 = { "past-20ms", 20000000 };
-	uint32_t first;
+	uint32_t first, n;
 
-	for (size_t c = 1; c < kt_ncounts; c++) {
-		uint32_t n = kt_counts[c];
+	kt_for_each_count(n) {
 		kt_fix_make_all(&fix, n, kt_pending(1));
 		for (int f = 0; f < 2; f++) {
 			uint32_t flags = f ? ALL : ANY;
@@ -269,13 +258,11 @@ static void test_timeouts(void)
  * the CPU signals (sw_sync) while it sleeps. */
 static void test_signaled_later_any(void)
 {
-	uint32_t pos[3];
+	uint32_t n, k;
 
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c];
-		int m = kt_positions(n, pos);
-		for (int i = 0; i < m; i++) {
-			struct kt_only o = { pos[i], kt_pending(1), kt_pending(2), false };
+	kt_for_each_later_count(n) {
+		kt_for_each_pos(k, n) {
+			struct kt_only o = { k, kt_pending(1), kt_pending(2), false };
 			kt_fix_make(&fix, n, kt_spec_only, &o);
 			kt_waiter_start(&th, fix.fd, false, fix.h, NULL, n, ANY);
 			bool blocked = kt_waiter_blocked(&th, 5000);
@@ -284,11 +271,11 @@ static void test_signaled_later_any(void)
 			char *st = kt_fix_state(&fix);
 			kt_tr("n=%u flags=ANY timeout=later handles=ok signal=seqno1@%u(%s) -> "
 			      "blocked=%d ret=%s first=%s state=%s",
-			      n, pos[i], kt_pos_name(n, pos[i]), blocked, kt_ret(th.ret),
+			      n, k, kt_pos_name(n, k), blocked, kt_ret(th.ret),
 			      kt_first(kt_waiter_first(&th)), st);
 			free(st);
 			sw_assert_f(blocked, "n=%u: the waiter did not block", n);
-			kt_expect_first(th.ret, 0, kt_waiter_first(&th), pos[i]);
+			kt_expect_first(th.ret, 0, kt_waiter_first(&th), k);
 		}
 	}
 }
@@ -296,8 +283,10 @@ static void test_signaled_later_any(void)
 /* WAIT_ALL over fences at seqnos 1..3: it sleeps until the last. */
 static void test_signaled_later_all(void)
 {
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c], steps = n < 3 ? n : 3;
+	uint32_t n;
+
+	kt_for_each_later_count(n) {
+		uint32_t steps = n < 3 ? n : 3;
 		char blocked[16] = "";
 		bool ok = true;
 
@@ -325,16 +314,14 @@ static void test_signaled_later_all(void)
  * (still pending: it keeps sleeping) and it signals. */
 static void test_wait_for_submit_then_signal(void)
 {
-	uint32_t pos[3];
+	uint32_t n, k;
 
-	for (size_t c = 0; c < KT_N_LATER; c++) {
-		uint32_t n = kt_later_counts[c];
-		int m = kt_positions(n, pos);
-		for (int i = 0; i < m; i++) {
+	kt_for_each_later_count(n) {
+		kt_for_each_pos(k, n) {
 			kt_fix_make_all(&fix, n, kt_none());
 			kt_waiter_start(&th, fix.fd, false, fix.h, NULL, n, ANY | FOR_SUBMIT);
 			bool b1 = kt_waiter_blocked(&th, 5000);
-			kt_fix_import_pending(&fix, fix.h[pos[i]], 1);
+			kt_fix_import_pending(&fix, fix.h[k], 1);
 			bool b2 = kt_waiter_blocked(&th, 5000);
 			kt_sw_inc(fix.timeline, 1);
 			sw_assert_f(kt_waiter_join(&th, 10000), "waiter did not return");
@@ -342,12 +329,12 @@ static void test_wait_for_submit_then_signal(void)
 			kt_tr("n=%u flags=ANY|FOR_SUBMIT timeout=later handles=ok "
 			      "submit=pending@%u(%s) then signal -> blocked=%d%d ret=%s first=%s "
 			      "state=%s",
-			      n, pos[i], kt_pos_name(n, pos[i]), b1, b2, kt_ret(th.ret),
+			      n, k, kt_pos_name(n, k), b1, b2, kt_ret(th.ret),
 			      kt_first(kt_waiter_first(&th)), st);
 			free(st);
 			sw_assert_f(b1 && b2, "n=%u: waiter not asleep (before submit %d, after %d)",
 				    n, b1, b2);
-			kt_expect_first(th.ret, 0, kt_waiter_first(&th), pos[i]);
+			kt_expect_first(th.ret, 0, kt_waiter_first(&th), k);
 		}
 	}
 }
