@@ -583,6 +583,39 @@ static void check_expect(bool small_only, bool large_only)
 	sw_assert_f(m == 0, "%s", bad);
 }
 
+/* A number drm_ioctl rejects: any allocation it shows is noise the method
+ * would count. */
+static void test_control_ioctl(void)
+{
+	tr_setup();
+	if (!tr.ready)
+		sw_skip("%s", tr.why);
+	measure(&control, 0, 0, true);
+	sw_assert_f(control.max_allocs == 0,
+		    "a rejected ioctl shows %ld allocations: the method counts noise",
+		    control.max_allocs);
+}
+
+static void test_op(int op)
+{
+	if (!tr.dir[0])
+		tr_setup();
+	if (!tr.ready)
+		sw_skip("%s", tr.why);
+	for (size_t c = 0; c < N_COUNTS; c++) {
+		struct row *r = &table[op][c];
+		measure(r, op, counts[c], false);
+		/* kernel-independent: a whole number, the same for every call
+		 * and every repetition */
+		sw_assert_f(r->min_allocs == r->max_allocs, "%s n=%u: %ld to %ld allocations per call",
+			    op_names[op], counts[c], r->min_allocs, r->max_allocs);
+		for (int rep = 1; rep < REPS; rep++)
+			sw_assert_f(r->rep_allocs[rep] == r->rep_allocs[0],
+				    "%s n=%u: repetitions differ (%.3f, %.3f)", op_names[op],
+				    counts[c], r->rep_allocs[0], r->rep_allocs[rep]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char **rest = calloc((size_t)argc + 1, sizeof(char *));
@@ -611,50 +644,14 @@ int main(int argc, char **argv)
 	snprintf(kernel, sizeof(kernel), "%s", u.release);
 	kt_init("syncobj-kmalloc-count", nrest, rest);
 
-	kt_subtest("control-ioctl-allocates-nothing") {
-		tr_setup();
-		if (!tr.ready)
-			sw_skip("%s", tr.why);
-		measure(&control, 0, 0, true);
-		sw_assert_f(control.max_allocs == 0,
-			    "a rejected ioctl shows %ld allocations: the method counts noise",
-			    control.max_allocs);
-	}
-
-	for (int op = 0; op < OP_N; op++) {
-		kt_subtest(op_subtests[op]) {
-			if (!tr.dir[0])
-				tr_setup();
-			if (!tr.ready)
-				sw_skip("%s", tr.why);
-			for (size_t c = 0; c < N_COUNTS; c++) {
-				struct row *r = &table[op][c];
-				measure(r, op, counts[c], false);
-				/* kernel-independent: a whole number, the same for
-				 * every call and every repetition */
-				sw_assert_f(r->min_allocs == r->max_allocs,
-					    "%s n=%u: %ld to %ld allocations per call",
-					    op_names[op], counts[c], r->min_allocs, r->max_allocs);
-				for (int rep = 1; rep < REPS; rep++)
-					sw_assert_f(r->rep_allocs[rep] == r->rep_allocs[0],
-						    "%s n=%u: repetitions differ (%.3f, %.3f)",
-						    op_names[op], counts[c], r->rep_allocs[0],
-						    r->rep_allocs[rep]);
-			}
-		}
-	}
-
+	kt_subtest("control-ioctl-allocates-nothing") test_control_ioctl();
+	for (int op = 0; op < OP_N; op++)
+		kt_subtest(op_subtests[op]) test_op(op);
 	if (expect_kernel && !strcmp(expect_kernel, "base")) {
-		kt_subtest("expect-base") {
-			check_expect(false, false);
-		}
+		kt_subtest("expect-base") check_expect(false, false);
 	} else if (expect_kernel) {
-		kt_subtest("expect-patched-up-to-4-handles") {
-			check_expect(true, false);
-		}
-		kt_subtest("expect-patched-over-4-handles") {
-			check_expect(false, true);
-		}
+		kt_subtest("expect-patched-up-to-4-handles") check_expect(true, false);
+		kt_subtest("expect-patched-over-4-handles") check_expect(false, true);
 	}
 
 	if (control.done || table[0][0].done)

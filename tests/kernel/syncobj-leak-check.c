@@ -411,6 +411,113 @@ static void run_work(uint64_t ops)
 	work_free(&w);
 }
 
+static void test_workload(void)
+{
+	kmemleak_probe();
+	if (st.has_kmemleak) {
+		/* boot-time suspects: recorded, printed, then cleared */
+		st.boot_report = slurp(KMEMLEAK);
+		st.boot_entries = st.boot_report ? count_entries(st.boot_report) : 0;
+		printf("# kmemleak before the workload: %d suspect(s)%s\n", st.boot_entries,
+		       st.boot_entries ? " (ignored from here on):" : "");
+		if (st.boot_entries)
+			print_entries(st.boot_report, "#   ");
+		sw_assert_f(write_str(KMEMLEAK, "clear") == 0, "kmemleak clear failed");
+	} else {
+		printf("# %s\n", st.no_kmemleak);
+	}
+	run_work(1000); /* warm-up */
+	/* let the warm-up's RCU-deferred frees land first */
+	settle(&st.before);
+	st.shrink_ok = slab_snapshot(&st.before);
+	int64_t t0 = sw_clock_ns(CLOCK_MONOTONIC);
+	run_work(opt_ops);
+	if (opt_self_leak) {
+		int fd = kt_open(); /* never closed: the "leak" */
+		for (uint32_t i = 0; i < opt_self_leak; i++)
+			kt_create(fd, 0);
+		printf("# self-test: %u syncobjs left alive on purpose\n", opt_self_leak);
+	}
+	st.seconds = (sw_clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+	st.ops = opt_ops;
+	printf("# %llu operations in %.1f s (%.1f us each)\n", (unsigned long long)opt_ops,
+	       st.seconds, st.seconds * 1e6 / (double)(opt_ops ? opt_ops : 1));
+	st.done = true;
+}
+
+/* A leak of one object in any one kind of call at one count leaves ops/60
+ * objects (1666 for 100 000 operations); unrelated activity between the
+ * snapshots (the guest is otherwise idle) is tens of objects. Default
+ * tolerance: 256 per cache. */
+static void test_slab_kmalloc_balance(void)
+{
+	static struct slab_snap after;
+	long worst = 0;
+	const char *worst_name = "";
+
+	if (!st.done)
+		sw_skip("the workload subtest did not run");
+	double waited = settle(&after);
+	for (int i = 0; i < after.n; i++) {
+		long d = after.active[i] - snap_get(&st.before, after.name[i]);
+		if (d > worst) {
+			worst = d;
+			worst_name = after.name[i];
+		}
+	}
+	printf("# kmalloc caches, active objects before -> after (settled %.1f s after the "
+	       "workload%s):\n",
+	       waited,
+	       st.shrink_ok ? "" : "; /sys/kernel/slab/*/shrink unavailable: per-CPU "
+				   "slabs count as used");
+	for (int i = 0; i < after.n; i++) {
+		long b = snap_get(&st.before, after.name[i]);
+		if (b || after.active[i])
+			printf("#   %-24s %8ld -> %8ld  (%+ld)\n", after.name[i], b,
+			       after.active[i], after.active[i] - b);
+	}
+	sw_assert_f(worst <= opt_tolerance,
+		    "%s grew by %ld objects over %llu operations (tolerance %ld)",
+		    worst_name, worst, (unsigned long long)st.ops, opt_tolerance);
+}
+
+static void test_kmemleak_no_syncobj_leaks(void)
+{
+	static char *report;
+
+	if (!st.done)
+		sw_skip("the workload subtest did not run");
+	if (!st.has_kmemleak)
+		sw_skip("%s", st.no_kmemleak);
+	/* kmemleak reports objects older than 5 s only */
+	kt_sleep_ms(6000);
+	sw_assert_f(write_str(KMEMLEAK, "scan") == 0, "kmemleak scan failed");
+	sw_assert_f(write_str(KMEMLEAK, "scan") == 0, "kmemleak scan failed");
+	free(report);
+	report = slurp(KMEMLEAK);
+	sw_assert(report);
+	int all = count_entries(report), sync = count_syncobj_entries(report);
+	printf("# kmemleak after the workload: %d new suspect(s), %d involving "
+	       "syncobjs/fences\n",
+	       all, sync);
+	print_entries(report, "#   ");
+	st.after_report = report; /* for the next subtest */
+	sw_assert_f(sync == 0, "%d kmemleak reports involve drm_syncobj/dma_fence", sync);
+}
+
+static void test_kmemleak_nothing_new(void)
+{
+	if (!st.done)
+		sw_skip("the workload subtest did not run");
+	if (!st.has_kmemleak)
+		sw_skip("%s", st.no_kmemleak);
+	if (!st.after_report)
+		sw_skip("kmemleak-no-syncobj-leaks did not run");
+	int all = count_entries(st.after_report);
+	sw_assert_f(all == 0, "%d new kmemleak suspects (none involving syncobjs; listed "
+		    "above)", all);
+}
+
 int main(int argc, char **argv)
 {
 	char **rest = calloc((size_t)argc + 1, sizeof(char *));
@@ -429,108 +536,10 @@ int main(int argc, char **argv)
 	}
 	kt_init("syncobj-leak-check", nrest, rest);
 
-	kt_subtest("workload") {
-		kmemleak_probe();
-		if (st.has_kmemleak) {
-			/* boot-time suspects: recorded, printed, then cleared */
-			st.boot_report = slurp(KMEMLEAK);
-			st.boot_entries = st.boot_report ? count_entries(st.boot_report) : 0;
-			printf("# kmemleak before the workload: %d suspect(s)%s\n", st.boot_entries,
-			       st.boot_entries ? " (ignored from here on):" : "");
-			if (st.boot_entries)
-				print_entries(st.boot_report, "#   ");
-			sw_assert_f(write_str(KMEMLEAK, "clear") == 0, "kmemleak clear failed");
-		} else {
-			printf("# %s\n", st.no_kmemleak);
-		}
-		run_work(1000); /* warm-up */
-		/* let the warm-up's RCU-deferred frees land first */
-		settle(&st.before);
-		st.shrink_ok = slab_snapshot(&st.before);
-		int64_t t0 = sw_clock_ns(CLOCK_MONOTONIC);
-		run_work(opt_ops);
-		if (opt_self_leak) {
-			int fd = kt_open(); /* never closed: the "leak" */
-			for (uint32_t i = 0; i < opt_self_leak; i++)
-				kt_create(fd, 0);
-			printf("# self-test: %u syncobjs left alive on purpose\n", opt_self_leak);
-		}
-		st.seconds = (sw_clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
-		st.ops = opt_ops;
-		printf("# %llu operations in %.1f s (%.1f us each)\n", (unsigned long long)opt_ops,
-		       st.seconds, st.seconds * 1e6 / (double)(opt_ops ? opt_ops : 1));
-		st.done = true;
-	}
-
-	kt_subtest("slab-kmalloc-balance") {
-		/* A leak of one object in any one kind of call at one count
-		 * leaves ops/60 objects (1666 for 100 000 operations); unrelated
-		 * activity between the snapshots (the guest is otherwise idle)
-		 * is tens of objects. Default tolerance: 256 per cache. */
-		static struct slab_snap after;
-		long worst = 0;
-		const char *worst_name = "";
-
-		if (!st.done)
-			sw_skip("the workload subtest did not run");
-		double waited = settle(&after);
-		for (int i = 0; i < after.n; i++) {
-			long d = after.active[i] - snap_get(&st.before, after.name[i]);
-			if (d > worst) {
-				worst = d;
-				worst_name = after.name[i];
-			}
-		}
-		printf("# kmalloc caches, active objects before -> after (settled %.1f s after the "
-		       "workload%s):\n",
-		       waited,
-		       st.shrink_ok ? "" : "; /sys/kernel/slab/*/shrink unavailable: per-CPU "
-					   "slabs count as used");
-		for (int i = 0; i < after.n; i++) {
-			long b = snap_get(&st.before, after.name[i]);
-			if (b || after.active[i])
-				printf("#   %-24s %8ld -> %8ld  (%+ld)\n", after.name[i], b,
-				       after.active[i], after.active[i] - b);
-		}
-		sw_assert_f(worst <= opt_tolerance,
-			    "%s grew by %ld objects over %llu operations (tolerance %ld)",
-			    worst_name, worst, (unsigned long long)st.ops, opt_tolerance);
-	}
-
-	kt_subtest("kmemleak-no-syncobj-leaks") {
-		static char *report;
-
-		if (!st.done)
-			sw_skip("the workload subtest did not run");
-		if (!st.has_kmemleak)
-			sw_skip("%s", st.no_kmemleak);
-		/* kmemleak reports objects older than 5 s only */
-		kt_sleep_ms(6000);
-		sw_assert_f(write_str(KMEMLEAK, "scan") == 0, "kmemleak scan failed");
-		sw_assert_f(write_str(KMEMLEAK, "scan") == 0, "kmemleak scan failed");
-		free(report);
-		report = slurp(KMEMLEAK);
-		sw_assert(report);
-		int all = count_entries(report), sync = count_syncobj_entries(report);
-		printf("# kmemleak after the workload: %d new suspect(s), %d involving "
-		       "syncobjs/fences\n",
-		       all, sync);
-		print_entries(report, "#   ");
-		st.after_report = report; /* for the next subtest */
-		sw_assert_f(sync == 0, "%d kmemleak reports involve drm_syncobj/dma_fence", sync);
-	}
-
-	kt_subtest("kmemleak-nothing-new") {
-		if (!st.done)
-			sw_skip("the workload subtest did not run");
-		if (!st.has_kmemleak)
-			sw_skip("%s", st.no_kmemleak);
-		if (!st.after_report)
-			sw_skip("kmemleak-no-syncobj-leaks did not run");
-		int all = count_entries(st.after_report);
-		sw_assert_f(all == 0, "%d new kmemleak suspects (none involving syncobjs; listed "
-			    "above)", all);
-	}
+	kt_subtest("workload") test_workload();
+	kt_subtest("slab-kmalloc-balance") test_slab_kmalloc_balance();
+	kt_subtest("kmemleak-no-syncobj-leaks") test_kmemleak_no_syncobj_leaks();
+	kt_subtest("kmemleak-nothing-new") test_kmemleak_nothing_new();
 
 	return kt_exit();
 }
