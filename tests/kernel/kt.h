@@ -50,6 +50,14 @@ const char *kt_pos_name(uint32_t n, uint32_t k);
 #define kt_for_each_count(n)                                                           \
 	for (size_t kt_c_ = 1; kt_c_ < kt_ncounts && ((n) = kt_counts[kt_c_], true); kt_c_++)
 
+/* Counts for the "pending fence signalled later" cases of every suite. */
+static const uint32_t kt_later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
+#define KT_N_LATER (sizeof(kt_later_counts) / sizeof(kt_later_counts[0]))
+
+/* n over kt_later_counts[]. */
+#define kt_for_each_later_count(n)                                                     \
+	for (size_t kt_c_ = 0; kt_c_ < KT_N_LATER && ((n) = kt_later_counts[kt_c_], true); kt_c_++)
+
 /* k over kt_positions(n). */
 #define kt_for_each_pos(k, n)                                                          \
 	for (uint32_t kt_pos_[3], kt_npos_ = (uint32_t)kt_positions(n, kt_pos_), kt_p_ = 0;  \
@@ -93,14 +101,6 @@ const char *kt_ret(int ret);
 		sw_assert_f(r_ == (want), "%s: expected %s, got %s", #call,            \
 			    kt_ret(want), kt_ret(r_));                                 \
 	} while (0)
-
-/* Counts for the "pending fence signalled later" cases of every suite. */
-static const uint32_t kt_later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
-#define KT_N_LATER (sizeof(kt_later_counts) / sizeof(kt_later_counts[0]))
-
-/* n over kt_later_counts[]. */
-#define kt_for_each_later_count(n)                                                     \
-	for (size_t kt_c_ = 0; kt_c_ < KT_N_LATER && ((n) = kt_later_counts[kt_c_], true); kt_c_++)
 
 uint32_t kt_create(int fd, uint32_t flags);
 void kt_destroy(int fd, uint32_t handle);
