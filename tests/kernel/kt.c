@@ -50,20 +50,28 @@ const char *kt_pos_name(uint32_t n, uint32_t k)
 	return "middle";
 }
 
+const char *kt_take_option(int *argc, char **argv, const char *name)
+{
+	const char *value = NULL;
+	int n = 1;
+
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], name) && i + 1 < *argc)
+			value = argv[++i];
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	*argc = n;
+	return value;
+}
+
 void kt_init(const char *suite, int argc, char **argv)
 {
 	static char path[4096];
-	char **rest = calloc((size_t)argc + 1, sizeof(*rest));
-	int n = 0;
 
 	kt.suite = suite;
-	rest[n++] = argv[0];
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--transcript") && i + 1 < argc)
-			kt.transcript_path = argv[++i];
-		else
-			rest[n++] = argv[i];
-	}
+	kt.transcript_path = kt_take_option(&argc, argv, "--transcript");
 	if (!kt.transcript_path) {
 		const char *dir = getenv("SYNCWAY_TRANSCRIPT_DIR");
 		if (dir && *dir) {
@@ -71,7 +79,7 @@ void kt_init(const char *suite, int argc, char **argv)
 			kt.transcript_path = path;
 		}
 	}
-	sw_test_init(suite, n, rest);
+	sw_test_init(suite, argc, argv);
 }
 
 int kt_exit(void)

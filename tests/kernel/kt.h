@@ -65,6 +65,10 @@ static const uint32_t kt_later_counts[] = { 1, 2, 3, 4, 5, 8, 64, 1024 };
 
 /* ---- command line and transcript ----------------------------------------- */
 
+/* Takes "--name VALUE" out of argv, adjusting *argc, for options of a
+ * binary's own: VALUE (the last one given), or NULL. */
+const char *kt_take_option(int *argc, char **argv, const char *name);
+
 /* Strips --transcript FILE and calls sw_test_init(). Without the option the
  * transcript goes to $SYNCWAY_TRANSCRIPT_DIR/<suite>.txt if that is set. */
 void kt_init(const char *suite, int argc, char **argv);

@@ -618,22 +618,14 @@ static void test_op(int op)
 
 int main(int argc, char **argv)
 {
-	char **rest = calloc((size_t)argc + 1, sizeof(char *));
-	int nrest = 0;
 	struct utsname u;
 	char kernel[128];
+	const char *v;
 
-	rest[nrest++] = argv[0];
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--expect") && i + 1 < argc)
-			expect_kernel = argv[++i];
-		else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-			out_path = argv[++i];
-		else if (!strcmp(argv[i], "--calls") && i + 1 < argc)
-			calls_opt = (uint32_t)strtoul(argv[++i], NULL, 10);
-		else
-			rest[nrest++] = argv[i];
-	}
+	expect_kernel = kt_take_option(&argc, argv, "--expect");
+	out_path = kt_take_option(&argc, argv, "--out");
+	if ((v = kt_take_option(&argc, argv, "--calls")))
+		calls_opt = (uint32_t)strtoul(v, NULL, 10);
 	if (expect_kernel && strcmp(expect_kernel, "base") && strcmp(expect_kernel, "patched")) {
 		fprintf(stderr, "syncobj-kmalloc-count: --expect wants base or patched\n");
 		return 2;
@@ -642,7 +634,7 @@ int main(int argc, char **argv)
 		out_path = getenv("SYNCWAY_KMALLOC_OUT");
 	uname(&u);
 	snprintf(kernel, sizeof(kernel), "%s", u.release);
-	kt_init("syncobj-kmalloc-count", nrest, rest);
+	kt_init("syncobj-kmalloc-count", argc, argv);
 
 	kt_subtest("control-ioctl-allocates-nothing") test_control_ioctl();
 	for (int op = 0; op < OP_N; op++)

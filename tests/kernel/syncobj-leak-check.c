@@ -520,21 +520,15 @@ static void test_kmemleak_nothing_new(void)
 
 int main(int argc, char **argv)
 {
-	char **rest = calloc((size_t)argc + 1, sizeof(char *));
-	int nrest = 0;
+	const char *v;
 
-	rest[nrest++] = argv[0];
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--ops") && i + 1 < argc)
-			opt_ops = strtoull(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--self-test-leak") && i + 1 < argc)
-			opt_self_leak = (uint32_t)strtoul(argv[++i], NULL, 10);
-		else if (!strcmp(argv[i], "--tolerance") && i + 1 < argc)
-			opt_tolerance = strtol(argv[++i], NULL, 10);
-		else
-			rest[nrest++] = argv[i];
-	}
-	kt_init("syncobj-leak-check", nrest, rest);
+	if ((v = kt_take_option(&argc, argv, "--ops")))
+		opt_ops = strtoull(v, NULL, 10);
+	if ((v = kt_take_option(&argc, argv, "--self-test-leak")))
+		opt_self_leak = (uint32_t)strtoul(v, NULL, 10);
+	if ((v = kt_take_option(&argc, argv, "--tolerance")))
+		opt_tolerance = strtol(v, NULL, 10);
+	kt_init("syncobj-leak-check", argc, argv);
 
 	kt_subtest("workload") test_workload();
 	kt_subtest("slab-kmalloc-balance") test_slab_kmalloc_balance();
