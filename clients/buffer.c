@@ -25,10 +25,30 @@ const char *sw_buffer_type_name(enum sw_buffer_type type)
 	return type == SW_BUFFER_DMABUF ? "dmabuf" : "shm";
 }
 
-int sw_buffer_open_card(void)
+int sw_buffer_open_card(int render_fd, char *why, size_t why_len)
 {
-	const char *path = getenv("SYNCWAY_CARD") ? getenv("SYNCWAY_CARD") : "/dev/dri/card0";
-	return open(path, O_RDWR | O_CLOEXEC);
+	const char *path = getenv("SYNCWAY_CARD");
+	drmDevicePtr dev = NULL;
+	if (!path && render_fd >= 0) {
+		int ret = drmGetDevice2(render_fd, 0, &dev);
+		if (ret) {
+			snprintf(why, why_len, "drmGetDevice2: %s", strerror(-ret));
+			return -1;
+		}
+		if (!(dev->available_nodes & (1 << DRM_NODE_PRIMARY))) {
+			snprintf(why, why_len, "the render node's device has no primary node");
+			drmFreeDevice(&dev);
+			return -1;
+		}
+		path = dev->nodes[DRM_NODE_PRIMARY];
+	} else if (!path) {
+		path = "/dev/dri/card0";
+	}
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(why, why_len, "cannot open %s: %s", path, strerror(errno));
+	drmFreeDevice(&dev);
+	return fd;
 }
 
 static bool create_shm(struct sw_display *d, struct sw_buffer *b)

@@ -42,8 +42,11 @@ struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type typ
 void sw_buffer_destroy(struct sw_buffer *b);
 
 const char *sw_buffer_type_name(enum sw_buffer_type type);
-/* Opens the primary node for dumb buffers ($SYNCWAY_CARD or /dev/dri/card0). */
-int sw_buffer_open_card(void);
+/* Opens the primary node dumb buffers are made on: $SYNCWAY_CARD, else the
+ * one of render_fd's device, so that buffers and syncobjs share a device
+ * (card0 need not be renderD128's one), else (render_fd < 0)
+ * /dev/dri/card0. -1 with the reason in why. */
+int sw_buffer_open_card(int render_fd, char *why, size_t why_len);
 
 /* Hands out the next release point and arms an eventfd for it; marks the
  * buffer busy. Returns the point (0 on failure). */

@@ -397,10 +397,11 @@ static void create_buffers(struct gears *g)
 	if (g->opt.buffer_type == SW_BUFFER_DMABUF) {
 		/* dmabuf first; wl_shm when the compositor or device can't. */
 		const char *why = NULL;
+		char card_why[256];
 		if (!g->display->dmabuf)
 			why = "the compositor offers no zwp_linux_dmabuf_v1";
-		else if ((g->card_fd = sw_buffer_open_card()) < 0)
-			why = "cannot open the primary DRM node for dumb buffers";
+		else if ((g->card_fd = sw_buffer_open_card(g->drm_fd, card_why, sizeof(card_why))) < 0)
+			why = card_why;
 		if (why) {
 			fprintf(stderr, "syncway-gears: %s: falling back to wl_shm\n", why);
 			g->opt.buffer_type = SW_BUFFER_SHM;

@@ -211,8 +211,10 @@ int main(int argc, char **argv)
 	l.drm_fd = sw_drm_open_render_node(err, sizeof(err));
 	if (l.drm_fd < 0)
 		sw_die("%s", err);
-	if (l.type == SW_BUFFER_DMABUF && (!l.display->dmabuf || (l.card_fd = sw_buffer_open_card()) < 0)) {
-		fprintf(stderr, "syncway-load: no dmabuf support here: falling back to wl_shm\n");
+	if (l.type == SW_BUFFER_DMABUF &&
+	    (!l.display->dmabuf || (l.card_fd = sw_buffer_open_card(l.drm_fd, err, sizeof(err))) < 0)) {
+		fprintf(stderr, "syncway-load: no dmabuf support here (%s): falling back to wl_shm\n",
+			l.display->dmabuf ? err : "no zwp_linux_dmabuf_v1");
 		l.type = SW_BUFFER_SHM;
 	}
 	l.surfaces = calloc(l.n_surfaces, sizeof(*l.surfaces));

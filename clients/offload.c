@@ -318,8 +318,9 @@ static void create_buffers(struct offload *o)
 						       0xffc030c0, 0xff30c0c0, 0xffc0c0c0, 0xff303030 };
 	if (!o->display->dmabuf)
 		sw_die("the compositor offers no zwp_linux_dmabuf_v1");
-	if ((o->card_fd = sw_buffer_open_card()) < 0)
-		sw_die("cannot open the primary DRM node for dumb buffers: %s", strerror(errno));
+	char why[256];
+	if ((o->card_fd = sw_buffer_open_card(o->drm_fd, why, sizeof(why))) < 0)
+		sw_die("no primary DRM node for dumb buffers: %s", why);
 	for (int i = 0; i < o->opt.n_buffers; i++) {
 		struct sw_timeline *release = NULL;
 		if (o->opt.explicit_sync &&

@@ -371,9 +371,9 @@ int main(int argc, char **argv)
 	if (c.drm_fd < 0 && !c.no_sync)
 		sw_die("%s", err);
 	if (c.use_dmabuf) {
-		c.card_fd = sw_buffer_open_card();
+		c.card_fd = sw_buffer_open_card(c.drm_fd, err, sizeof(err));
 		if (c.card_fd < 0)
-			sw_die("cannot open the primary DRM node for dumb buffers: %s", strerror(errno));
+			sw_die("no primary DRM node for dumb buffers: %s", err);
 	}
 	c.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 
