@@ -51,7 +51,16 @@ int sw_buffer_open_card(int render_fd, char *why, size_t why_len)
 	return fd;
 }
 
-static bool create_shm(struct sw_display *d, struct sw_buffer *b)
+bool sw_buffer_dmabuf_modifier(const struct sw_display *d, uint32_t format, uint64_t *modifier)
+{
+	*modifier = DRM_FORMAT_MOD_LINEAR;
+	if (sw_display_has_modifier(d, format, DRM_FORMAT_MOD_LINEAR))
+		return true;
+	*modifier = DRM_FORMAT_MOD_INVALID;
+	return sw_display_has_modifier(d, format, DRM_FORMAT_MOD_INVALID);
+}
+
+static bool create_shm(struct sw_display *d, struct sw_buffer *b, uint32_t format)
 {
 	b->stride = b->width * 4;
 	b->size = (size_t)b->stride * b->height;
@@ -67,17 +76,24 @@ static bool create_shm(struct sw_display *d, struct sw_buffer *b)
 		return false;
 	}
 	struct wl_shm_pool *pool = wl_shm_create_pool(d->shm, fd, b->size);
+	/* wl_shm codes are DRM's but for the two oldest formats. */
+	uint32_t shm_format = format == DRM_FORMAT_ARGB8888 ? WL_SHM_FORMAT_ARGB8888 :
+			      format == DRM_FORMAT_XRGB8888 ? WL_SHM_FORMAT_XRGB8888 : format;
 	b->wl_buffer = wl_shm_pool_create_buffer(pool, 0, b->width, b->height, b->stride,
-						 WL_SHM_FORMAT_XRGB8888);
+						 shm_format);
 	wl_shm_pool_destroy(pool);
 	close(fd);
 	return true;
 }
 
-static bool create_dmabuf(struct sw_display *d, struct sw_buffer *b)
+static bool create_dmabuf(struct sw_display *d, struct sw_buffer *b, uint32_t format)
 {
-	uint64_t offset, size;
+	uint64_t offset, size, modifier;
 	int fd;
+	if (!sw_buffer_dmabuf_modifier(d, format, &modifier)) {
+		errno = ENOTSUP;
+		return false;
+	}
 	if (drmModeCreateDumbBuffer(b->card_fd, b->width, b->height, 32, 0, &b->dumb_handle,
 				    &b->stride, &size))
 		return false;
@@ -91,17 +107,18 @@ static bool create_dmabuf(struct sw_display *d, struct sw_buffer *b)
 		return false;
 	/* Dumb buffers are linear; pixman in syncway reads exactly that. */
 	struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(d->dmabuf);
-	zwp_linux_buffer_params_v1_add(params, fd, 0, 0, b->stride, DRM_FORMAT_MOD_LINEAR >> 32,
-				       DRM_FORMAT_MOD_LINEAR & 0xffffffff);
+	zwp_linux_buffer_params_v1_add(params, fd, 0, 0, b->stride, modifier >> 32,
+				       modifier & 0xffffffff);
 	b->wl_buffer = zwp_linux_buffer_params_v1_create_immed(params, b->width, b->height,
-							       DRM_FORMAT_XRGB8888, 0);
+							       format, 0);
 	zwp_linux_buffer_params_v1_destroy(params);
 	close(fd);
 	return true;
 }
 
 struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type type, int card_fd,
-				   int width, int height, struct sw_timeline *release)
+				   uint32_t format, int width, int height,
+				   struct sw_timeline *release)
 {
 	struct sw_buffer *b = calloc(1, sizeof(*b));
 	b->type = type;
@@ -111,7 +128,8 @@ struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type typ
 	b->release = release;
 	b->release_fd = -1;
 	b->data = MAP_FAILED;
-	bool ok = type == SW_BUFFER_DMABUF ? d->dmabuf && create_dmabuf(d, b) : create_shm(d, b);
+	bool ok = type == SW_BUFFER_DMABUF ? d->dmabuf && create_dmabuf(d, b, format) :
+					     create_shm(d, b, format);
 	if (!ok) {
 		int err = errno;
 		b->release = NULL; /* the caller still owns it */
@@ -175,7 +193,7 @@ uint64_t sw_buffer_checksum(const struct sw_buffer *b)
 	uint64_t h = 0xcbf29ce484222325ull;
 	for (int y = 0; y < b->height; y++) {
 		const uint64_t *row = (const uint64_t *)((const char *)b->data + (size_t)y * b->stride);
-		/* 8 bytes at a time: the width of XRGB8888 rows here is even
+		/* 8 bytes at a time: the width of 32-bit rows here is even
 		 * often enough; an odd last pixel is folded in below. */
 		int n = b->width / 2;
 		for (int x = 0; x < n; x++)

@@ -1,4 +1,4 @@
-/* Client buffers for explicit sync: CPU-mapped XRGB8888 memory shared with
+/* Client buffers for explicit sync: CPU-mapped 32-bit RGB memory shared with
  * the compositor either as a dmabuf (a dumb buffer exported with PRIME) or
  * as wl_shm, each with its own release timeline. A buffer is free again once
  * its release point is signalled; wl_buffer.release is only counted. */
@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <drm_fourcc.h>
 
 #include "display.h"
 #include "timeline.h"
@@ -36,12 +37,19 @@ struct sw_buffer {
 	uint64_t wl_releases;         /* wl_buffer.release events (ignored) */
 };
 
-/* card_fd is only used for SW_BUFFER_DMABUF. release may be NULL. */
+/* format: DRM_FORMAT_XRGB8888, or DRM_FORMAT_ARGB8888 (premultiplied) for a
+ * surface that must not hide what lies below it. card_fd is only used for
+ * SW_BUFFER_DMABUF. release may be NULL. */
 struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type type, int card_fd,
-				   int width, int height, struct sw_timeline *release);
+				   uint32_t format, int width, int height,
+				   struct sw_timeline *release);
 void sw_buffer_destroy(struct sw_buffer *b);
 
 const char *sw_buffer_type_name(enum sw_buffer_type type);
+/* The modifier a linear dumb buffer of format is announced with: LINEAR, or
+ * INVALID (implicit) where the compositor lists only that. False when it
+ * lists neither: it would refuse the buffer. */
+bool sw_buffer_dmabuf_modifier(const struct sw_display *d, uint32_t format, uint64_t *modifier);
 /* Opens the primary node dumb buffers are made on: $SYNCWAY_CARD, else the
  * one of render_fd's device, so that buffers and syncobjs share a device
  * (card0 need not be renderD128's one), else (render_fd < 0)

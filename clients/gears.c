@@ -412,12 +412,14 @@ static void create_buffers(struct gears *g)
 		if (!release)
 			sw_die("cannot create a release timeline: %s", strerror(errno));
 		g->buffers[i] = sw_buffer_create(g->display, g->opt.buffer_type, g->card_fd,
-						 g->opt.width, g->opt.height, release);
+						 DRM_FORMAT_XRGB8888, g->opt.width, g->opt.height,
+						 release);
 		if (!g->buffers[i] && g->opt.buffer_type == SW_BUFFER_DMABUF && i == 0) {
 			fprintf(stderr, "syncway-gears: dumb buffer/PRIME export failed (%s): falling back to wl_shm\n",
 				strerror(errno));
 			g->opt.buffer_type = SW_BUFFER_SHM;
-			g->buffers[i] = sw_buffer_create(g->display, SW_BUFFER_SHM, -1, g->opt.width,
+			g->buffers[i] = sw_buffer_create(g->display, SW_BUFFER_SHM, -1,
+							 DRM_FORMAT_XRGB8888, g->opt.width,
 							 g->opt.height, release);
 		}
 		if (!g->buffers[i])

@@ -65,7 +65,8 @@ static void surface_create(struct load *l, struct load_surface *s, int index)
 		sw_die("cannot create a timeline: %s", strerror(errno));
 	for (int i = 0; i < BUFFERS_PER_SURFACE; i++) {
 		struct sw_timeline *release = sw_timeline_create(d->syncobj_manager, l->drm_fd, &l->stats);
-		s->buffers[i] = release ? sw_buffer_create(d, l->type, l->card_fd, l->width, l->height, release) : NULL;
+		s->buffers[i] = release ? sw_buffer_create(d, l->type, l->card_fd, DRM_FORMAT_XRGB8888,
+							   l->width, l->height, release) : NULL;
 		if (!s->buffers[i])
 			sw_die("cannot create buffer %d of surface %d: %s", i, index, strerror(errno));
 	}

@@ -327,7 +327,8 @@ static void create_buffers(struct offload *o)
 		    !(release = sw_timeline_create(o->display->syncobj_manager, o->drm_fd, &o->stats)))
 			sw_die("cannot create a release timeline: %s", strerror(errno));
 		struct sw_buffer *b = sw_buffer_create(o->display, SW_BUFFER_DMABUF, o->card_fd,
-						       o->opt.width, o->opt.height, release);
+						       DRM_FORMAT_XRGB8888, o->opt.width,
+						       o->opt.height, release);
 		if (!b)
 			sw_die("cannot create dmabuf %d: %s", i, strerror(errno));
 		for (int y = 0; y < b->height; y++) {

@@ -388,7 +388,8 @@ int main(int argc, char **argv)
 	enum sw_buffer_type type = c.use_dmabuf ? SW_BUFFER_DMABUF : SW_BUFFER_SHM;
 	for (int i = 0; i < c.n_buffers; i++) {
 		struct sw_timeline *release = c.no_sync ? NULL : new_timeline(&c);
-		c.buffers[i] = sw_buffer_create(c.d, type, c.card_fd, c.width, c.height, release);
+		c.buffers[i] = sw_buffer_create(c.d, type, c.card_fd, DRM_FORMAT_XRGB8888, c.width,
+						c.height, release);
 		if (!c.buffers[i])
 			sw_die("cannot create a %s buffer: %s", sw_buffer_type_name(type), strerror(errno));
 	}
