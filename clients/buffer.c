@@ -188,6 +188,15 @@ void sw_buffer_released(struct sw_buffer *b)
 	b->busy = false;
 }
 
+void sw_buffer_fill(struct sw_buffer *b, uint32_t colour)
+{
+	for (int y = 0; y < b->height; y++) {
+		uint32_t *row = (uint32_t *)((char *)b->data + (size_t)y * b->stride);
+		for (int x = 0; x < b->width; x++)
+			row[x] = colour;
+	}
+}
+
 uint64_t sw_buffer_checksum(const struct sw_buffer *b)
 {
 	uint64_t h = 0xcbf29ce484222325ull;

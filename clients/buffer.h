@@ -65,6 +65,9 @@ uint64_t sw_buffer_take_release(struct sw_buffer *b);
 /* Consumes the armed eventfd after poll() said it is readable. */
 void sw_buffer_released(struct sw_buffer *b);
 
+/* Every pixel the one colour (in the buffer's format). */
+void sw_buffer_fill(struct sw_buffer *b, uint32_t colour);
+
 /* FNV-1a over the pixels (rows only, not the stride padding). */
 uint64_t sw_buffer_checksum(const struct sw_buffer *b);
 

@@ -85,11 +85,7 @@ static void surface_commit(struct load_surface *s, struct sw_buffer *b)
 	/* A cheap frame: one colour per commit, different per surface. */
 	uint32_t colour = 0xff000000 | (uint32_t)((s->committed * 5 + s->index * 40) & 0xff) << 16 |
 			  (uint32_t)((s->index * 90) & 0xff) << 8 | 0x80;
-	for (int y = 0; y < b->height; y++) {
-		uint32_t *row = (uint32_t *)((char *)b->data + (size_t)y * b->stride);
-		for (int x = 0; x < b->width; x++)
-			row[x] = colour;
-	}
+	sw_buffer_fill(b, colour);
 	uint64_t acquire = ++s->acquire->point;
 	if (sw_timeline_signal(s->acquire, &l->stats, acquire))
 		sw_die("signalling acquire point: %s", strerror(errno));

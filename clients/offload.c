@@ -331,11 +331,7 @@ static void create_buffers(struct offload *o)
 						       o->opt.height, release);
 		if (!b)
 			sw_die("cannot create dmabuf %d: %s", i, strerror(errno));
-		for (int y = 0; y < b->height; y++) {
-			uint32_t *row = (uint32_t *)((char *)b->data + (size_t)y * b->stride);
-			for (int x = 0; x < b->width; x++)
-				row[x] = colours[i];
-		}
+		sw_buffer_fill(b, colours[i]);
 		o->buffers[i] = b;
 	}
 }

@@ -199,11 +199,7 @@ static bool draw_and_commit(struct client *c)
 	/* "Rendering": a colour cycling with the frame number. */
 	uint32_t colour = 0xff000000 | ((c->committed * 7) & 0xff) << 16 |
 			  ((c->committed * 3) & 0xff) << 8 | (255 - (c->committed & 0xff));
-	for (int y = 0; y < c->height; y++) {
-		uint32_t *row = (uint32_t *)((char *)b->data + (size_t)y * b->stride);
-		for (int x = 0; x < c->width; x++)
-			row[x] = colour;
-	}
+	sw_buffer_fill(b, colour);
 
 	struct sw_frame *fr = sw_present_track(&c->present, c->window.surface, c->committed);
 	if (!c->no_sync) {
