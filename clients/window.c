@@ -44,9 +44,13 @@ void sw_window_init(struct sw_window *w, struct sw_display *d, const char *title
 
 void sw_window_finish(struct sw_window *w)
 {
-	xdg_toplevel_destroy(w->xdg_toplevel);
-	xdg_surface_destroy(w->xdg_surface);
-	wl_surface_destroy(w->surface);
+	if (w->xdg_toplevel)
+		xdg_toplevel_destroy(w->xdg_toplevel);
+	if (w->xdg_surface)
+		xdg_surface_destroy(w->xdg_surface);
+	if (w->surface)
+		wl_surface_destroy(w->surface);
+	*w = (struct sw_window){ 0 };
 }
 
 void sw_die(const char *fmt, ...)

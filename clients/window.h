@@ -19,6 +19,8 @@ struct sw_window {
 /* title is also the app id. The caller makes the first (empty) commit, after
  * attaching whatever other surface state it wants to go with it. */
 void sw_window_init(struct sw_window *w, struct sw_display *d, const char *title);
+/* Destroys what w has (a surface given no role has only the wl_surface)
+ * and leaves it empty. */
 void sw_window_finish(struct sw_window *w);
 
 /* Prints "<program>: <message>" on stderr and exits with status 2: the
