@@ -41,7 +41,7 @@ static struct ct_window *sync_bare(struct ct_conn *c)
 
 /* Shows b on w with fresh timelines (acquire point 1, signalled first;
  * release point 1); returns the release timeline. */
-static struct ct_timeline *show_fresh(struct ct_window *w, struct ct_buffer *b, struct ct_track **track)
+static struct ct_timeline *show_fresh(struct ct_window *w, struct sw_buffer *b, struct ct_track **track)
 {
 	struct ct_timeline *acq = ct_timeline(w->c), *rel = ct_timeline(w->c);
 	struct ct_track *t = ct_show(w, b, acq, 1, rel, 1);
@@ -99,7 +99,7 @@ static void manager_tests(void)
 		wp_linux_drm_syncobj_manager_v1_destroy(c->d->syncobj_manager);
 		c->d->syncobj_manager = NULL;
 		ct_roundtrip(c);
-		struct ct_buffer *b1 = ct_buffer(c, CT_DEFAULT), *b2 = ct_buffer(c, CT_DEFAULT);
+		struct sw_buffer *b1 = ct_buffer(c), *b2 = ct_buffer(c);
 		ct_show(w, b1, acq1, 1, rel1, 1);
 		ct_show(w, b2, acq2, 1, rel2, 1);
 		need_release(c, rel1, 1, "first buffer replaced after manager.destroy");
@@ -131,12 +131,12 @@ static void manager_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		ct_destroy_sync(w);
 		/* Back to implicit sync: a plain commit is fine. */
-		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), NULL, 0, NULL, 0);
+		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
 		ct_need_presented(c, t, "plain commit after the syncobj surface was destroyed");
 		ct_get_sync(w);
 		ct_roundtrip(c);
-		struct ct_timeline *rel = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		struct ct_timeline *rel = show_fresh(w, ct_buffer(c), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		need_release(c, rel, 1, "buffer committed through the second syncobj surface, replaced");
 	}
 
@@ -161,7 +161,7 @@ static void manager_tests(void)
 		static struct ct_timeline *t[N];
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct ct_buffer *b1 = ct_buffer(c, CT_DEFAULT), *b2 = ct_buffer(c, CT_DEFAULT);
+		struct sw_buffer *b1 = ct_buffer(c), *b2 = ct_buffer(c);
 		ct_control_frame(c);
 		/* The window is on screen before the baseline: on an output that
 		 * can scan out (the DRM backend) the scene gives a shown surface
@@ -209,9 +209,9 @@ static void manager_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_acquire(w, acq, 1);
 		ct_set_release(w, rel, 1);
 		ct_timeline_destroy_proxy(acq);
@@ -223,7 +223,7 @@ static void manager_tests(void)
 				      "not signalled");
 		ct_signal(acq, 1);
 		ct_need_presented(c, t, "acquire point of a destroyed timeline object signalled");
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		need_release(c, rel, 1, "release timeline object destroyed before the commit, buffer replaced");
 	}
 }
@@ -236,7 +236,7 @@ static struct ct_window *bare_with_content(struct ct_conn *c)
 	struct ct_window *w = sync_bare(c);
 	struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 	ct_signal(acq, 1);
-	ct_attach(w, ct_buffer(c, CT_DEFAULT));
+	ct_attach(w, ct_buffer(c));
 	ct_set_acquire(w, acq, 1);
 	ct_set_release(w, rel, 1);
 	ct_commit(w);
@@ -322,7 +322,7 @@ static void error_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_release(w, ct_timeline(c), 1);
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync,
@@ -336,7 +336,7 @@ static void error_tests(void)
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *a = ct_timeline(c);
 		ct_signal(a, 1);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_acquire(w, a, 1);
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync,
@@ -348,7 +348,7 @@ static void error_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync,
 				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
@@ -362,7 +362,7 @@ static void error_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		ct_commit(w);
 		ct_roundtrip(c);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		wl_surface_damage_buffer(w->surface, 0, 0, 4, 4);
 		struct ct_track *t = ct_track(w);
 		ct_commit(w);
@@ -375,7 +375,7 @@ static void error_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		ct_attach(w, NULL);
 		ct_commit(w);
 		ct_roundtrip(c);
@@ -394,7 +394,7 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *t = ct_timeline(c);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_acquire(w, t, 5);
 		ct_set_release(w, t, 5);
 		ct_commit(w);
@@ -408,7 +408,7 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *t = ct_timeline(c);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_acquire(w, t, 6);
 		ct_set_release(w, t, 5);
 		ct_commit(w);
@@ -422,8 +422,8 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *t = ct_timeline(c);
-		ct_show(w, ct_buffer(c, CT_DEFAULT), t, 1, t, 2);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		ct_show(w, ct_buffer(c), t, 1, t, 2);
+		show_fresh(w, ct_buffer(c), NULL);
 		need_release(c, t, 2, "acquire 1, release 2 on one timeline, buffer replaced");
 	}
 
@@ -433,13 +433,13 @@ static void error_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		/* Acquire far above release, on two syncobjs. */
 		struct ct_timeline *a = ct_timeline(c), *r = ct_timeline(c);
-		ct_show(w, ct_buffer(c, CT_DEFAULT), a, 10, r, 1);
+		ct_show(w, ct_buffer(c), a, 10, r, 1);
 		/* Equal points on two imports of one syncobj: two objects, so
 		 * not "identical timelines". */
 		struct ct_timeline *t = ct_timeline(c);
 		struct ct_timeline *again = ct_timeline_import_again(t);
 		ct_signal(t, 5);
-		struct ct_track *tr = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), t, 5, again, 5);
+		struct ct_track *tr = ct_commit_buffer(w, ct_buffer(c), t, 5, again, 5);
 		ct_need_presented(c, tr, "acquire 5 and release 5 on two imports of one syncobj");
 		need_release(c, r, 1, "acquire 10 / release 1 on two timelines, buffer replaced");
 	}
@@ -457,15 +457,15 @@ static void wait_tests(void)
 		bool dmabuf = ct_dmabuf_usable(c, why, sizeof(why));
 		if (dmabuf) {
 			struct ct_window *w = ct_sync_window(c);
-			struct ct_timeline *rel = show_fresh(w, ct_buffer(c, CT_DMABUF), NULL);
-			show_fresh(w, ct_buffer(c, CT_DMABUF), NULL);
+			struct ct_timeline *rel = show_fresh(w, ct_buffer_of(c, SW_BUFFER_DMABUF), NULL);
+			show_fresh(w, ct_buffer_of(c, SW_BUFFER_DMABUF), NULL);
 			need_release(c, rel, 1, "dmabuf replaced");
 		}
 		struct ct_conn *c2 = ct_connect_with_manager();
 		struct ct_window *w2 = ct_sync_window(c2);
 		struct ct_timeline *acq = ct_timeline(c2), *rel = ct_timeline(c2);
 		ct_signal(acq, 1);
-		struct ct_track *t = ct_commit_buffer(w2, ct_buffer(c2, CT_SHM), acq, 1, rel, 1);
+		struct ct_track *t = ct_commit_buffer(w2, ct_buffer_of(c2, SW_BUFFER_SHM), acq, 1, rel, 1);
 		if (!ct_try_roundtrip(c2)) {
 			ct_check_error(c2, SURFACE_IFACE, w2->sync,
 				       WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_UNSUPPORTED_BUFFER,
@@ -484,12 +484,12 @@ static void wait_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 
 		struct ct_timeline *never = ct_timeline(c), *acq = ct_timeline(c);
 		struct ct_timeline *rel_first = ct_timeline(c), *rel_second = ct_timeline(c);
 		ct_signal(acq, 1);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_acquire(w, never, 1);
 		ct_set_acquire(w, acq, 1);
 		ct_set_release(w, rel_first, 1);
@@ -500,7 +500,7 @@ static void wait_tests(void)
 
 		struct ct_timeline *acq2 = ct_timeline(c), *never2 = ct_timeline(c), *rel2 = ct_timeline(c);
 		ct_signal(acq2, 1);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_acquire(w, acq2, 1);
 		ct_set_acquire(w, never2, 1);
 		ct_set_release(w, rel2, 1);
@@ -523,7 +523,7 @@ static void wait_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		struct ct_timeline *a = ct_timeline(c), *b = ct_timeline(c);
 		ct_signal(a, 1);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_acquire(w, a, 100);
 		ct_set_release(w, a, 2);
 		ct_set_acquire(w, a, 1);
@@ -532,7 +532,7 @@ static void wait_tests(void)
 		ct_need_presented(c, t1, "acquire 100 / release 2 on one timeline, acquire replaced by 1");
 
 		ct_signal(b, 1);
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_set_acquire(w, b, 1);
 		ct_set_release(w, b, 1);
 		ct_set_release(w, b, 2);
@@ -549,13 +549,13 @@ static void wait_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct ct_timeline *rel0 = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		struct ct_timeline *rel0 = show_fresh(w, ct_buffer(c), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 		bool swsync = ct_swsync_available();
 		int token = swsync ? ct_swsync_attach(acq, 1) : -1;
 		if (!swsync)
 			ct_note("no sw_sync: the acquire point is not even materialized (weaker)");
-		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq, 1, rel, 1);
+		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c), acq, 1, rel, 1);
 		ct_roundtrip(c);
 		ct_expect_not_applied(c, t, swsync ? "acquire point materialized, not signalled"
 						   : "acquire point not submitted");
@@ -579,9 +579,9 @@ static void wait_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
-		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq, 1, rel, 1);
+		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c), acq, 1, rel, 1);
 		int64_t rt = ct_timed_roundtrip(c);
 		if (rt > (int64_t)ct_ms(1000) * 1000000)
 			sw_fail("a roundtrip after the commit took %" PRId64 " ms: the compositor blocks "
@@ -605,7 +605,7 @@ static void wait_tests(void)
 				t->presented_ns, (int64_t)when);
 		/* From a thread, while we sit in poll(). */
 		struct ct_timeline *acq2 = ct_timeline(c), *rel2 = ct_timeline(c);
-		struct ct_track *t2 = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq2, 1, rel2, 1);
+		struct ct_track *t2 = ct_commit_buffer(w, ct_buffer(c), acq2, 1, rel2, 1);
 		ct_signal_later(acq2, 1, ct_ms(150), &when);
 		ct_need_presented(c, t2, "acquire point submitted and signalled by another thread");
 		if (!when || t2->received_ns < when)
@@ -617,7 +617,7 @@ static void wait_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		/* Reused points would make this commit a no_buffer error. */
 		wl_surface_damage_buffer(w->surface, 0, 0, 4, 4);
 		struct ct_track *t = ct_track(w);
@@ -628,7 +628,7 @@ static void wait_tests(void)
 				wl_display_get_protocol_error(c->d->display, NULL, NULL), ct_last_log());
 		ct_need_presented(c, t, "damage-only commit after a commit with points");
 		/* Reused points would make this one acceptable. */
-		ct_attach(w, ct_buffer(c, CT_DEFAULT));
+		ct_attach(w, ct_buffer(c));
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync,
 				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
@@ -640,7 +640,7 @@ static void wait_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct ct_timeline *rel0 = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		struct ct_timeline *rel0 = show_fresh(w, ct_buffer(c), NULL);
 		struct ct_timeline *acq[3], *rel[3];
 		struct ct_track *t[3];
 		for (int i = 0; i < 3; i++) {
@@ -649,7 +649,7 @@ static void wait_tests(void)
 		}
 		ct_signal(acq[1], 1);
 		for (int i = 0; i < 3; i++)
-			t[i] = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq[i], 1, rel[i], 1);
+			t[i] = ct_commit_buffer(w, ct_buffer(c), acq[i], 1, rel[i], 1);
 		ct_roundtrip(c);
 		ct_signal(acq[2], 1);
 		ct_expect_not_applied(c, t[1], "commit B (acquire signalled) queued behind A (waiting)");
@@ -677,14 +677,14 @@ static void wait_tests(void)
 		const uint64_t acquire = (1ull << 32) | 5, release = (2ull << 32) | 1;
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
-		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq, acquire, rel, release);
+		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c), acq, acquire, rel, release);
 		ct_signal(acq, 5);
 		ct_expect_not_applied(c, t, "acquire point 0x100000005 waiting, point 5 signalled");
 		ct_signal(acq, acquire);
 		ct_need_presented(c, t, "acquire point 0x100000005 signalled");
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		need_release(c, rel, release, "release point 0x200000001, buffer replaced");
 		uint64_t value = 0;
 		uint32_t handle = rel->handle;
@@ -694,14 +694,14 @@ static void wait_tests(void)
 				value, release);
 		/* One timeline across the 32-bit boundary: 0xffffffff < 0x100000000. */
 		struct ct_timeline *one = ct_timeline(c);
-		ct_show(w, ct_buffer(c, CT_DEFAULT), one, 0xffffffffull, one, 1ull << 32);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		ct_show(w, ct_buffer(c), one, 0xffffffffull, one, 1ull << 32);
+		show_fresh(w, ct_buffer(c), NULL);
 		need_release(c, one, 1ull << 32, "acquire 0xffffffff / release 0x100000000, replaced");
 		/* And the other way round is a conflict. */
 		struct ct_conn *c2 = ct_connect_with_manager();
 		struct ct_window *w2 = sync_bare(c2);
 		struct ct_timeline *t2 = ct_timeline(c2);
-		ct_attach(w2, ct_buffer(c2, CT_DEFAULT));
+		ct_attach(w2, ct_buffer(c2));
 		ct_set_acquire(w2, t2, 1ull << 32);
 		ct_set_release(w2, t2, 0xffffffffull);
 		ct_commit(w2);
@@ -720,8 +720,8 @@ static void release_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct ct_timeline *rel_a = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
-		struct ct_timeline *rel_b = show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		struct ct_timeline *rel_a = show_fresh(w, ct_buffer(c), NULL);
+		struct ct_timeline *rel_b = show_fresh(w, ct_buffer(c), NULL);
 		need_release(c, rel_a, 1, "buffer A replaced by B");
 		if (ct_signalled(rel_b, 1))
 			sw_fail("buffer B, on screen, has its release point signalled");
@@ -733,9 +733,9 @@ static void release_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct ct_buffer *b = ct_buffer(c, CT_DEFAULT);
+		struct sw_buffer *b = ct_buffer(c);
 		struct ct_timeline *rel = show_fresh(w, b, NULL);
-		if (b->kind == CT_SHM)
+		if (b->type == SW_BUFFER_SHM)
 			ct_note("wl_shm: a compositor that copies shm buffers may release early and "
 				"still conform; run with dmabufs for a strict check");
 		for (int i = 0; i < 5; i++) {
@@ -747,7 +747,7 @@ static void release_tests(void)
 				sw_fail("release point of the displayed buffer signalled after %d redraws", i + 1);
 		}
 		ct_expect_unsignalled(c, rel, 1, "buffer still displayed");
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		need_release(c, rel, 1, "buffer replaced at last");
 	}
 
@@ -756,14 +756,14 @@ static void release_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		show_fresh(w, ct_buffer(c, CT_DEFAULT), NULL);
+		show_fresh(w, ct_buffer(c), NULL);
 		/* (a) replaced before it could be drawn: two commits at once. */
 		struct ct_timeline *acq_a = ct_timeline(c), *rel_a = ct_timeline(c);
 		struct ct_timeline *acq_b = ct_timeline(c), *rel_b = ct_timeline(c);
 		ct_signal(acq_a, 1);
 		ct_signal(acq_b, 1);
-		struct ct_track *ta = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq_a, 1, rel_a, 1);
-		struct ct_track *tb = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq_b, 1, rel_b, 1);
+		struct ct_track *ta = ct_commit_buffer(w, ct_buffer(c), acq_a, 1, rel_a, 1);
+		struct ct_track *tb = ct_commit_buffer(w, ct_buffer(c), acq_b, 1, rel_b, 1);
 		ct_need_presented(c, tb, "second of two back-to-back commits");
 		need_release(c, rel_a, 1, "(a) buffer replaced before it was shown");
 		ct_note("(a) first commit %s", ta->presented ? "was presented anyway" : "was discarded");
@@ -778,9 +778,9 @@ static void release_tests(void)
 		struct ct_timeline *acq_d = ct_timeline(c), *rel_d = ct_timeline(c);
 		ct_signal(acq_c, 1);
 		ct_signal(acq_d, 1);
-		ct_commit_buffer(bare, ct_buffer(c, CT_DEFAULT), acq_c, 1, rel_c, 1);
+		ct_commit_buffer(bare, ct_buffer(c), acq_c, 1, rel_c, 1);
 		ct_roundtrip(c);
-		ct_commit_buffer(bare, ct_buffer(c, CT_DEFAULT), acq_d, 1, rel_d, 1);
+		ct_commit_buffer(bare, ct_buffer(c), acq_d, 1, rel_d, 1);
 		ct_roundtrip(c);
 		need_release(c, rel_c, 1, "(c) role-less surface, buffer replaced");
 	}
@@ -791,22 +791,22 @@ static void release_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		/* (a) wl_surface destroyed while its buffer is displayed. */
 		struct ct_window *w1 = ct_sync_window(c);
-		struct ct_timeline *rel1 = show_fresh(w1, ct_buffer(c, CT_DEFAULT), NULL);
+		struct ct_timeline *rel1 = show_fresh(w1, ct_buffer(c), NULL);
 		ct_destroy_surface(w1);
 		ct_roundtrip(c);
 		need_release(c, rel1, 1, "(a) wl_surface destroyed");
 		/* (b) the syncobj surface destroyed; the buffer goes when a plain
 		 * commit replaces it. */
 		struct ct_window *w2 = ct_sync_window(c);
-		struct ct_timeline *rel2 = show_fresh(w2, ct_buffer(c, CT_DEFAULT), NULL);
+		struct ct_timeline *rel2 = show_fresh(w2, ct_buffer(c), NULL);
 		ct_destroy_sync(w2);
 		ct_roundtrip(c);
-		struct ct_track *t = ct_commit_buffer(w2, ct_buffer(c, CT_DEFAULT), NULL, 0, NULL, 0);
+		struct ct_track *t = ct_commit_buffer(w2, ct_buffer(c), NULL, 0, NULL, 0);
 		ct_need_presented(c, t, "plain commit after the syncobj surface was destroyed");
 		need_release(c, rel2, 1, "(b) syncobj surface destroyed, buffer replaced by a plain commit");
 		/* (b') the syncobj surface destroyed, then the wl_surface. */
 		struct ct_window *w3 = ct_sync_window(c);
-		struct ct_timeline *rel3 = show_fresh(w3, ct_buffer(c, CT_DEFAULT), NULL);
+		struct ct_timeline *rel3 = show_fresh(w3, ct_buffer(c), NULL);
 		ct_destroy_sync(w3);
 		ct_destroy_surface(w3);
 		ct_roundtrip(c);
@@ -815,9 +815,9 @@ static void release_tests(void)
 		 * point: its buffer was never used; the release point must come
 		 * at the latest once the acquire point is signalled. */
 		struct ct_window *w4 = ct_sync_window(c);
-		struct ct_timeline *rel4 = show_fresh(w4, ct_buffer(c, CT_DEFAULT), NULL);
+		struct ct_timeline *rel4 = show_fresh(w4, ct_buffer(c), NULL);
 		struct ct_timeline *acq5 = ct_timeline(c), *rel5 = ct_timeline(c);
-		ct_commit_buffer(w4, ct_buffer(c, CT_DEFAULT), acq5, 1, rel5, 1);
+		ct_commit_buffer(w4, ct_buffer(c), acq5, 1, rel5, 1);
 		ct_roundtrip(c);
 		ct_destroy_surface(w4);
 		ct_roundtrip(c);
@@ -834,11 +834,11 @@ static void release_tests(void)
 		enum { FRAMES = 40, BUFFERS = 2 };
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct ct_buffer *b[BUFFERS];
+		struct sw_buffer *b[BUFFERS];
 		struct ct_timeline *rel[BUFFERS];
 		uint64_t rel_point[BUFFERS] = { 0 };
 		for (int i = 0; i < BUFFERS; i++) {
-			b[i] = ct_buffer(c, CT_DEFAULT);
+			b[i] = ct_buffer(c);
 			rel[i] = ct_timeline(c);
 		}
 		struct ct_timeline *acq = ct_timeline(c);
@@ -855,7 +855,8 @@ static void release_tests(void)
 				sw_fail("frame %d: no frame callback within %d ms", frame, CT_DEADLINE_MS);
 		}
 		ct_need_presented(c, last, "last frame");
-		ct_note("wl_buffer.release events (not used): %u, %u", b[0]->wl_releases, b[1]->wl_releases);
+		ct_note("wl_buffer.release events (not used): %" PRIu64 ", %" PRIu64, b[0]->wl_releases,
+			b[1]->wl_releases);
 	}
 }
 

@@ -1,7 +1,6 @@
 /* The conformance client toolkit (see ct.h). */
 #include "ct.h"
 
-#include <drm_fourcc.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -13,15 +12,11 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
-#include <xf86drm.h>
-#include <xf86drmMode.h>
 
 #include "drm_device.h"
-#include "linux-dmabuf-v1-client-protocol.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "sw_sync.h"
@@ -45,6 +40,12 @@ struct swsync_fence {
 	int timeline_fd;
 };
 
+struct owned_buffer {
+	struct owned_buffer *next;
+	struct ct_conn *c;
+	struct sw_buffer *b;
+};
+
 static struct {
 	bool init;
 	int drm_fd;  /* render node */
@@ -56,7 +57,7 @@ static struct {
 	char last_log[512];
 
 	struct ct_conn *conns;
-	struct ct_buffer *buffers; /* dumb buffers to free */
+	struct owned_buffer *buffers;
 	struct ct_timeline *timelines;
 	struct ct_window *windows;
 	struct ct_track *tracks;
@@ -103,6 +104,21 @@ void ct_note(const char *fmt, ...)
 	va_end(args);
 }
 
+/* Those of c, or all of them (c NULL). Before the connection goes: the
+ * proxies need it, even one a protocol error ended. */
+static void destroy_buffers(struct ct_conn *c)
+{
+	for (struct owned_buffer **p = &ct.buffers, *o; (o = *p);) {
+		if (c && o->c != c) {
+			p = &o->next;
+			continue;
+		}
+		*p = o->next;
+		sw_buffer_destroy(o->b);
+		free(o);
+	}
+}
+
 static void cleanup(void)
 {
 	/* Threads first: they may signal handles destroyed below. */
@@ -112,6 +128,7 @@ static void cleanup(void)
 		free(t);
 	}
 	ct.threads = NULL;
+	destroy_buffers(NULL);
 	for (struct ct_conn *c = ct.conns, *next; c; c = next) {
 		next = c->next;
 		sw_display_abandon(c->d);
@@ -128,15 +145,6 @@ static void cleanup(void)
 		free(w);
 	}
 	ct.windows = NULL;
-	for (struct ct_buffer *b = ct.buffers, *next; b; b = next) {
-		next = b->next;
-		if (b->data && b->data != MAP_FAILED)
-			munmap(b->data, b->size);
-		if (b->dumb_handle)
-			drmModeDestroyDumbBuffer(ct.card_fd, b->dumb_handle);
-		free(b);
-	}
-	ct.buffers = NULL;
 	for (struct ct_timeline *t = ct.timelines, *next; t; t = next) {
 		next = t->next;
 		if (t->handle)
@@ -232,6 +240,7 @@ void ct_disconnect(struct ct_conn *c)
 	for (struct ct_timeline *t = ct.timelines; t; t = t->next)
 		if (t->c == c)
 			t->proxy = NULL, t->c = NULL;
+	destroy_buffers(c);
 	sw_display_abandon(c->d);
 	free(c);
 }
@@ -368,23 +377,8 @@ struct sw_syncobj_stats *ct_stats(void)
 
 static int card_fd(char *why, size_t why_len)
 {
-	if (ct.card_fd == -2) {
-		ct.card_fd = -1;
-		drmDevicePtr dev = NULL;
-		if (drmGetDevice2(ct_drm_fd(), 0, &dev) != 0) {
-			snprintf(ct.card_why, sizeof(ct.card_why), "drmGetDevice2: %s", strerror(errno));
-		} else if (!(dev->available_nodes & (1 << DRM_NODE_PRIMARY))) {
-			snprintf(ct.card_why, sizeof(ct.card_why), "the render node's device has no primary node");
-		} else {
-			/* Dumb buffers can only be made on the primary node. */
-			ct.card_fd = open(dev->nodes[DRM_NODE_PRIMARY], O_RDWR | O_CLOEXEC);
-			if (ct.card_fd < 0)
-				snprintf(ct.card_why, sizeof(ct.card_why), "cannot open %s: %s",
-					 dev->nodes[DRM_NODE_PRIMARY], strerror(errno));
-		}
-		if (dev)
-			drmFreeDevice(&dev);
-	}
+	if (ct.card_fd == -2)
+		ct.card_fd = sw_buffer_open_card(ct_drm_fd(), ct.card_why, sizeof(ct.card_why));
 	if (ct.card_fd < 0)
 		snprintf(why, why_len, "%s", ct.card_why);
 	return ct.card_fd;
@@ -392,112 +386,53 @@ static int card_fd(char *why, size_t why_len)
 
 /* --- buffers ----------------------------------------------------------------- */
 
-static void buffer_release(void *data, struct wl_buffer *wl_buffer)
-{
-	struct ct_buffer *b = data;
-	b->wl_releases++;
-}
-static const struct wl_buffer_listener buffer_listener = { .release = buffer_release };
-
 bool ct_dmabuf_usable(struct ct_conn *c, char *why, size_t why_len)
 {
+	uint64_t modifier;
 	if (!c->d->dmabuf) {
 		snprintf(why, why_len, "no zwp_linux_dmabuf_v1 version >= 3");
 		return false;
 	}
-	if (!sw_display_has_modifier(c->d, DRM_FORMAT_ARGB8888, DRM_FORMAT_MOD_LINEAR) &&
-	    !sw_display_has_modifier(c->d, DRM_FORMAT_ARGB8888, DRM_FORMAT_MOD_INVALID)) {
+	if (!sw_buffer_dmabuf_modifier(c->d, DRM_FORMAT_ARGB8888, &modifier)) {
 		snprintf(why, why_len, "ARGB8888 with a linear modifier is not advertised");
 		return false;
 	}
 	return card_fd(why, why_len) >= 0;
 }
 
-enum ct_kind ct_default_kind(struct ct_conn *c)
+struct sw_buffer *ct_buffer_of(struct ct_conn *c, enum sw_buffer_type type)
+{
+	char why[200];
+	if (type == SW_BUFFER_SHM && !c->d->shm)
+		sw_skip("no wl_shm");
+	if (type == SW_BUFFER_DMABUF && !ct_dmabuf_usable(c, why, sizeof(why)))
+		sw_skip("cannot make dmabufs: %s", why);
+	struct sw_buffer *b = sw_buffer_create(c->d, type, ct.card_fd, DRM_FORMAT_ARGB8888, CT_SIZE,
+					       CT_SIZE, NULL);
+	if (!b)
+		sw_fail("cannot make a %s buffer: %s", sw_buffer_type_name(type), strerror(errno));
+	struct owned_buffer *o = calloc(1, sizeof(*o));
+	o->c = c;
+	o->b = b;
+	o->next = ct.buffers;
+	ct.buffers = o;
+	/* Premultiplied, half transparent: never an opaque region. A shade
+	 * of its own for each. */
+	static uint32_t n;
+	sw_buffer_fill(b, 0x80000000u | ((++n * 0x3f) & 0x7f) << 16 | 0x4000 | 0x20);
+	return b;
+}
+
+struct sw_buffer *ct_buffer(struct ct_conn *c)
 {
 	const char *env = getenv("SYNCWAY_CONFORMANCE_BUFFER");
-	if (env && strcmp(env, "shm") == 0)
-		return CT_SHM;
-	if (env && strcmp(env, "dmabuf") == 0)
-		return CT_DMABUF;
 	char why[200];
-	return ct_dmabuf_usable(c, why, sizeof(why)) ? CT_DMABUF : CT_SHM;
-}
-
-const char *ct_kind_name(enum ct_kind kind)
-{
-	return kind == CT_DMABUF ? "dmabuf" : kind == CT_SHM ? "wl_shm" : "default";
-}
-
-static void fill(struct ct_buffer *b)
-{
-	/* Premultiplied half-transparent colour: never an opaque region. */
-	static uint32_t n;
-	uint32_t colour = 0x80000000u | ((++n * 0x3f) & 0x7f) << 16 | 0x4000 | 0x20;
-	for (int y = 0; y < b->height; y++) {
-		uint32_t *row = (uint32_t *)((char *)b->data + (size_t)y * b->stride);
-		for (int x = 0; x < b->width; x++)
-			row[x] = colour;
-	}
-}
-
-struct ct_buffer *ct_buffer(struct ct_conn *c, enum ct_kind kind)
-{
-	if (kind == CT_DEFAULT)
-		kind = ct_default_kind(c);
-	struct ct_buffer *b = calloc(1, sizeof(*b));
-	b->kind = kind;
-	b->width = b->height = CT_SIZE;
-	b->next = ct.buffers;
-	ct.buffers = b;
-
-	if (kind == CT_SHM) {
-		if (!c->d->shm)
-			sw_skip("no wl_shm");
-		b->stride = b->width * 4;
-		b->size = (size_t)b->stride * b->height;
-		int fd = memfd_create("ct-shm", MFD_CLOEXEC);
-		if (fd < 0 || ftruncate(fd, (off_t)b->size) < 0)
-			sw_fail("memfd: %s", strerror(errno));
-		b->data = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (b->data == MAP_FAILED)
-			sw_fail("mmap: %s", strerror(errno));
-		fill(b);
-		struct wl_shm_pool *pool = wl_shm_create_pool(c->d->shm, fd, (int32_t)b->size);
-		b->wl = wl_shm_pool_create_buffer(pool, 0, b->width, b->height, (int32_t)b->stride,
-						  WL_SHM_FORMAT_ARGB8888);
-		wl_shm_pool_destroy(pool);
-		close(fd);
-	} else {
-		char why[200];
-		if (!ct_dmabuf_usable(c, why, sizeof(why)))
-			sw_skip("cannot make dmabufs: %s", why);
-		uint64_t offset;
-		int fd;
-		if (drmModeCreateDumbBuffer(ct.card_fd, b->width, b->height, 32, 0, &b->dumb_handle,
-					    &b->stride, &b->size))
-			sw_fail("DRM_IOCTL_MODE_CREATE_DUMB: %s", strerror(errno));
-		if (drmModeMapDumbBuffer(ct.card_fd, b->dumb_handle, &offset))
-			sw_fail("DRM_IOCTL_MODE_MAP_DUMB: %s", strerror(errno));
-		b->data = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, ct.card_fd, (off_t)offset);
-		if (b->data == MAP_FAILED)
-			sw_fail("mmap dumb buffer: %s", strerror(errno));
-		fill(b);
-		if (drmPrimeHandleToFD(ct.card_fd, b->dumb_handle, DRM_CLOEXEC | DRM_RDWR, &fd))
-			sw_fail("PRIME export: %s", strerror(errno));
-		uint64_t modifier =
-			sw_display_has_modifier(c->d, DRM_FORMAT_ARGB8888, DRM_FORMAT_MOD_LINEAR) ?
-				DRM_FORMAT_MOD_LINEAR : DRM_FORMAT_MOD_INVALID;
-		struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(c->d->dmabuf);
-		zwp_linux_buffer_params_v1_add(params, fd, 0, 0, b->stride, (uint32_t)(modifier >> 32),
-					       (uint32_t)(modifier & 0xffffffff));
-		b->wl = zwp_linux_buffer_params_v1_create_immed(params, b->width, b->height,
-								DRM_FORMAT_ARGB8888, 0);
-		zwp_linux_buffer_params_v1_destroy(params);
-		close(fd);
-	}
-	wl_buffer_add_listener(b->wl, &buffer_listener, b);
-	return b;
+	if (env && strcmp(env, "shm") == 0)
+		return ct_buffer_of(c, SW_BUFFER_SHM);
+	if (env && strcmp(env, "dmabuf") == 0)
+		return ct_buffer_of(c, SW_BUFFER_DMABUF);
+	bool dmabuf = ct_dmabuf_usable(c, why, sizeof(why));
+	return ct_buffer_of(c, dmabuf ? SW_BUFFER_DMABUF : SW_BUFFER_SHM);
 }
 
 /* --- timelines ---------------------------------------------------------------- */
@@ -739,9 +674,9 @@ void ct_destroy_surface(struct ct_window *w)
 	w->surface = NULL;
 }
 
-void ct_attach(struct ct_window *w, struct ct_buffer *b)
+void ct_attach(struct ct_window *w, struct sw_buffer *b)
 {
-	wl_surface_attach(w->surface, b ? b->wl : NULL, 0, 0);
+	wl_surface_attach(w->surface, b ? b->wl_buffer : NULL, 0, 0);
 	if (b)
 		wl_surface_damage_buffer(w->surface, 0, 0, b->width, b->height);
 }
@@ -820,7 +755,7 @@ struct ct_track *ct_track(struct ct_window *w)
 	return t;
 }
 
-struct ct_track *ct_commit_buffer(struct ct_window *w, struct ct_buffer *b, struct ct_timeline *acq,
+struct ct_track *ct_commit_buffer(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
 				  uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point)
 {
 	ct_attach(w, b);
@@ -847,7 +782,7 @@ void ct_need_presented(struct ct_conn *c, struct ct_track *t, const char *what)
 		sw_fail("%s: presentation feedback says discarded, expected presented", what);
 }
 
-struct ct_track *ct_show(struct ct_window *w, struct ct_buffer *b, struct ct_timeline *acq,
+struct ct_track *ct_show(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
 			 uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point)
 {
 	ct_signal(acq, acq_point);
@@ -860,7 +795,7 @@ struct ct_track *ct_control_frame(struct ct_conn *c)
 {
 	if (!c->control) {
 		c->control = ct_toplevel(c);
-		c->control_buffer = ct_buffer(c, CT_SHM);
+		c->control_buffer = ct_buffer_of(c, SW_BUFFER_SHM);
 		ct_attach(c->control, c->control_buffer);
 	}
 	wl_surface_damage_buffer(c->control->surface, 0, 0, 1, 1);

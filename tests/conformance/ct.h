@@ -23,6 +23,7 @@
 #include <sys/types.h>
 #include <wayland-client.h>
 
+#include "buffer.h"
 #include "display.h"
 #include "harness.h"
 #include "syncobj.h"
@@ -30,7 +31,6 @@
 struct xdg_wm_base;
 struct xdg_surface;
 struct xdg_toplevel;
-struct zwp_linux_dmabuf_v1;
 struct wp_presentation;
 struct wp_presentation_feedback;
 struct wp_linux_drm_syncobj_manager_v1;
@@ -60,7 +60,7 @@ struct ct_conn {
 	struct ct_conn *next;
 	struct sw_display *d; /* the connection and its globals (clients/display.h) */
 	struct ct_window *control; /* lazily created */
-	struct ct_buffer *control_buffer;
+	struct sw_buffer *control_buffer;
 };
 
 /* Connects to $WAYLAND_DISPLAY (ct_connect) or name; skips the subtest
@@ -102,29 +102,17 @@ pid_t ct_compositor_pid(struct ct_conn *c);
 
 /* --- buffers ------------------------------------------------------------- */
 
-enum ct_kind { CT_DEFAULT, CT_DMABUF, CT_SHM };
-
-struct ct_buffer {
-	struct ct_buffer *next;
-	struct wl_buffer *wl;
-	enum ct_kind kind;
-	int width, height;
-	uint32_t stride, dumb_handle;
-	size_t size;
-	void *data;
-	unsigned wl_releases; /* wl_buffer.release events: counted, never relied on */
-};
-
 /* Whether dmabufs (dumb buffers exported from the primary node) can be
  * made for c; reason in why when not. */
 bool ct_dmabuf_usable(struct ct_conn *c, char *why, size_t why_len);
-/* CT_DEFAULT: $SYNCWAY_CONFORMANCE_BUFFER (dmabuf|shm), else dmabuf when
- * usable, else wl_shm. */
-enum ct_kind ct_default_kind(struct ct_conn *c);
-const char *ct_kind_name(enum ct_kind kind);
 /* A 32x32 half-transparent ARGB8888 buffer (never opaque, so windows that
- * overlap do not hide each other). Skips when the kind is not available. */
-struct ct_buffer *ct_buffer(struct ct_conn *c, enum ct_kind kind);
+ * overlap do not hide each other) of the client library, without a
+ * release timeline of its own: the subtests set their points. Its type is
+ * $SYNCWAY_CONFORMANCE_BUFFER (dmabuf|shm), else dmabuf when usable, else
+ * wl_shm. Destroyed with its connection or at the next subtest. */
+struct sw_buffer *ct_buffer(struct ct_conn *c);
+/* The same of the type given; skips when that type cannot be made. */
+struct sw_buffer *ct_buffer_of(struct ct_conn *c, enum sw_buffer_type type);
 
 /* --- the DRM device and timelines ----------------------------------------- */
 
@@ -193,7 +181,7 @@ void ct_destroy_sync(struct ct_window *w);
 /* Destroys the role objects and the wl_surface (not the syncobj surface). */
 void ct_destroy_surface(struct ct_window *w);
 
-void ct_attach(struct ct_window *w, struct ct_buffer *b); /* b NULL: attach(NULL) */
+void ct_attach(struct ct_window *w, struct sw_buffer *b); /* b NULL: attach(NULL) */
 void ct_set_acquire(struct ct_window *w, struct ct_timeline *t, uint64_t point);
 void ct_set_release(struct ct_window *w, struct ct_timeline *t, uint64_t point);
 void ct_commit(struct ct_window *w);
@@ -217,11 +205,11 @@ static inline bool ct_applied(const struct ct_track *t)
 }
 /* Attach b (whole-buffer damage), set the points given (timeline NULL:
  * none), track, commit. */
-struct ct_track *ct_commit_buffer(struct ct_window *w, struct ct_buffer *b, struct ct_timeline *acq,
+struct ct_track *ct_commit_buffer(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
 				  uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point);
 /* Signals acq_point, commits b with both points and waits until it is
  * presented; fails the subtest otherwise. */
-struct ct_track *ct_show(struct ct_window *w, struct ct_buffer *b, struct ct_timeline *acq,
+struct ct_track *ct_show(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
 			 uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point);
 /* Waits for the presentation feedback (presented or discarded); with no
  * wp_presentation, for the frame callback. */

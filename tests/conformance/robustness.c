@@ -221,8 +221,8 @@ static void many_timeline_tests(void)
 				(imported - start) / 1e6, g.fds.base.total, during.total);
 		/* The last ones still work. */
 		struct ct_window *w = ct_sync_window(c);
-		ct_show(w, ct_buffer(c, CT_DEFAULT), t[n - 1], 1, t[n - 2], 1);
-		ct_show(w, ct_buffer(c, CT_DEFAULT), t[n - 3], 1, t[n - 4], 1);
+		ct_show(w, ct_buffer(c), t[n - 1], 1, t[n - 2], 1);
+		ct_show(w, ct_buffer(c), t[n - 3], 1, t[n - 4], 1);
 		if (!ct_wait_signalled(c, t[n - 2], 1, CT_DEADLINE_MS))
 			sw_fail("release point on timeline %d of %d not signalled", n - 1, n);
 		/* Half destroyed by the client, half with the connection. */
@@ -276,9 +276,9 @@ static void child_waiting_client(int out)
 	struct ct_conn *c = ct_connect_with_manager();
 	struct ct_window *w = ct_sync_window(c);
 	struct ct_timeline *acq0 = ct_timeline(c), *rel0 = ct_timeline(c);
-	ct_show(w, ct_buffer(c, CT_SHM), acq0, 1, rel0, 1);
+	ct_show(w, ct_buffer_of(c, SW_BUFFER_SHM), acq0, 1, rel0, 1);
 	struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
-	ct_commit_buffer(w, ct_buffer(c, CT_SHM), acq, 1, rel, 1);
+	ct_commit_buffer(w, ct_buffer_of(c, SW_BUFFER_SHM), acq, 1, rel, 1);
 	ct_roundtrip(c);
 	uint32_t handles[4] = { acq->handle, rel->handle, rel0->handle, acq0->handle };
 	write_all(out, handles, sizeof(handles));
@@ -331,10 +331,10 @@ static void kill_tests(void)
 		bool swsync = ct_swsync_available();
 		for (int i = 0; i < N; i++) {
 			struct ct_window *w = ct_sync_window(c);
-			ct_show(w, ct_buffer(c, CT_DEFAULT), ct_timeline(c), 1, ct_timeline(c), 1);
+			ct_show(w, ct_buffer(c), ct_timeline(c), 1, ct_timeline(c), 1);
 			acq[i] = ct_timeline(c);
 			rel[i] = ct_timeline(c);
-			ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq[i], 1, rel[i], 1);
+			ct_commit_buffer(w, ct_buffer(c), acq[i], 1, rel[i], 1);
 			/* Odd ones: the point materializes (sw_sync fence) after the
 			 * commit and signals later; the syncobj surface goes first
 			 * for every third; every fourth is signalled right after
@@ -380,11 +380,11 @@ static void starvation_tests(void)
 		guard_start(&g);
 		struct ct_conn *stuck = ct_connect_with_manager();
 		struct ct_window *ws = ct_sync_window(stuck);
-		ct_show(ws, ct_buffer(stuck, CT_DEFAULT), ct_timeline(stuck), 1, ct_timeline(stuck), 1);
+		ct_show(ws, ct_buffer(stuck), ct_timeline(stuck), 1, ct_timeline(stuck), 1);
 		/* Never submitted, and (if possible) materialized but never signalled. */
 		for (int i = 0; i < 3; i++) {
 			struct ct_timeline *acq = ct_timeline(stuck);
-			ct_commit_buffer(ws, ct_buffer(stuck, CT_DEFAULT), acq, 1, ct_timeline(stuck), 1);
+			ct_commit_buffer(ws, ct_buffer(stuck), acq, 1, ct_timeline(stuck), 1);
 			if (i == 1 && ct_swsync_available())
 				ct_swsync_attach(acq, 1);
 		}
@@ -396,7 +396,7 @@ static void starvation_tests(void)
 		int64_t worst = 0;
 		for (int frame = 1; frame <= 30; frame++) {
 			int64_t start = ct_now_ns();
-			ct_show(w, ct_buffer(c, CT_DEFAULT), acq, (uint64_t)frame, ct_timeline(c), 1);
+			ct_show(w, ct_buffer(c), acq, (uint64_t)frame, ct_timeline(c), 1);
 			if (ct_now_ns() - start > worst)
 				worst = ct_now_ns() - start;
 			if (frame % 10 == 0)
@@ -450,8 +450,7 @@ static void latency_tests(void)
 		for (int i = 0; i < SURFACES; i++) {
 			struct ct_window *w = ct_sync_window(c);
 			acq[i] = ct_timeline(c);
-			tracks[i] = ct_commit_buffer(w, ct_buffer(c, CT_DEFAULT), acq[i], 1,
-						     ct_timeline(c), 1);
+			tracks[i] = ct_commit_buffer(w, ct_buffer(c), acq[i], 1, ct_timeline(c), 1);
 		}
 		ct_roundtrip(c);
 		for (int i = 0; i < SURFACES; i++)
@@ -487,11 +486,11 @@ static void flood_tests(void)
 		guard_start(&g);
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct ct_buffer *b[BUFFERS];
+		struct sw_buffer *b[BUFFERS];
 		struct ct_timeline *rel[BUFFERS];
 		uint64_t rel_point[BUFFERS] = { 0 };
 		for (int i = 0; i < BUFFERS; i++) {
-			b[i] = ct_buffer(c, CT_DEFAULT);
+			b[i] = ct_buffer(c);
 			rel[i] = ct_timeline(c);
 		}
 		struct ct_timeline *acq = ct_timeline(c);
@@ -537,8 +536,8 @@ static void flood_tests(void)
 		guard_start(&g);
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		ct_show(w, ct_buffer(c, CT_DEFAULT), ct_timeline(c), 1, ct_timeline(c), 1);
-		struct ct_buffer *b[2] = { ct_buffer(c, CT_DEFAULT), ct_buffer(c, CT_DEFAULT) };
+		ct_show(w, ct_buffer(c), ct_timeline(c), 1, ct_timeline(c), 1);
+		struct sw_buffer *b[2] = { ct_buffer(c), ct_buffer(c) };
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 		struct ct_track *last = NULL;
 		for (int i = 0; i < N; i++) {
@@ -578,7 +577,7 @@ static void flood_tests(void)
 		/* Two buffers in turn: a buffer attached again by the next
 		 * commit is still in use, so its release point may not be
 		 * signalled yet (rule 30). */
-		struct ct_buffer *b[2] = { ct_buffer(c, CT_DEFAULT), ct_buffer(c, CT_DEFAULT) };
+		struct sw_buffer *b[2] = { ct_buffer(c), ct_buffer(c) };
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 		bool lost = false;
 		int sent = 0;
@@ -606,7 +605,7 @@ static void flood_tests(void)
 		/* Others can still connect and be served meanwhile. */
 		struct ct_conn *other = ct_connect_with_manager();
 		struct ct_window *wo = ct_sync_window(other);
-		ct_show(wo, ct_buffer(other, CT_DEFAULT), ct_timeline(other), 1, ct_timeline(other), 1);
+		ct_show(wo, ct_buffer(other), ct_timeline(other), 1, ct_timeline(other), 1);
 		guard_alive(&g, "with the flood pending");
 		ct_signal(acq, (uint64_t)n);
 		if (!lost && !ct_wait_signalled(c, rel, (uint64_t)n - 1, CT_DEADLINE_MS * 3))
@@ -655,15 +654,15 @@ static void exhaustion_tests(void)
 			sw_skip("cannot read the compositor's fd limit");
 		struct ct_conn *b = ct_connect_with_manager();
 		struct ct_window *wb[3];
-		struct ct_buffer *bb[3];
+		struct sw_buffer *bb[3];
 		for (int i = 0; i < 3; i++) {
 			wb[i] = ct_sync_window(b);
-			bb[i] = ct_buffer(b, CT_DEFAULT);
+			bb[i] = ct_buffer(b);
 		}
 		ct_roundtrip(b);
 		struct ct_conn *a = ct_connect_with_manager();
 		struct ct_window *wa = ct_sync_window(a);
-		struct ct_buffer *ba = ct_buffer(a, CT_DEFAULT);
+		struct sw_buffer *ba = ct_buffer(a);
 		struct ct_timeline *acq = ct_timeline(a), *rel = ct_timeline(a);
 		ct_roundtrip(a);
 		struct ct_fds start_fds, now;
