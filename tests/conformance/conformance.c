@@ -110,7 +110,7 @@ static void manager_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
-		wp_linux_drm_syncobj_manager_v1_get_surface(c->d->syncobj_manager, w->surface);
+		wp_linux_drm_syncobj_manager_v1_get_surface(c->d->syncobj_manager, w->win.surface);
 		ct_expect_error(c, MANAGER_IFACE, c->d->syncobj_manager,
 				WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS,
 				"second get_surface for one wl_surface");
@@ -118,7 +118,7 @@ static void manager_tests(void)
 		struct ct_conn *c2 = ct_connect_with_manager();
 		struct ct_window *w2 = sync_bare(c2);
 		struct wp_linux_drm_syncobj_manager_v1 *other = ct_bind_manager(c2);
-		wp_linux_drm_syncobj_manager_v1_get_surface(other, w2->surface);
+		wp_linux_drm_syncobj_manager_v1_get_surface(other, w2->win.surface);
 		ct_expect_error(c2, MANAGER_IFACE, other,
 				WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS,
 				"second get_surface through another manager binding");
@@ -363,7 +363,7 @@ static void error_tests(void)
 		ct_commit(w);
 		ct_roundtrip(c);
 		show_fresh(w, ct_buffer(c), NULL);
-		wl_surface_damage_buffer(w->surface, 0, 0, 4, 4);
+		wl_surface_damage_buffer(w->win.surface, 0, 0, 4, 4);
 		struct ct_track *t = ct_track(w);
 		ct_commit(w);
 		ct_need_presented(c, t, "commit with damage only, no buffer, no points");
@@ -619,7 +619,7 @@ static void wait_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c), NULL);
 		/* Reused points would make this commit a no_buffer error. */
-		wl_surface_damage_buffer(w->surface, 0, 0, 4, 4);
+		wl_surface_damage_buffer(w->win.surface, 0, 0, 4, 4);
 		struct ct_track *t = ct_track(w);
 		ct_commit(w);
 		if (!ct_try_roundtrip(c))
@@ -739,7 +739,7 @@ static void release_tests(void)
 			ct_note("wl_shm: a compositor that copies shm buffers may release early and "
 				"still conform; run with dmabufs for a strict check");
 		for (int i = 0; i < 5; i++) {
-			wl_surface_damage_buffer(w->surface, i, i, 2, 2);
+			wl_surface_damage_buffer(w->win.surface, i, i, 2, 2);
 			struct ct_track *t = ct_track(w);
 			ct_commit(w);
 			ct_need_presented(c, t, "damage-only commit of the displayed buffer");

@@ -20,7 +20,6 @@
 #include "linux-drm-syncobj-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "sw_sync.h"
-#include "xdg-shell-client-protocol.h"
 
 #define CT_SIZE 32
 
@@ -606,29 +605,19 @@ void ct_swsync_release(int token)
 
 /* --- surfaces ------------------------------------------------------------------- */
 
-static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial)
-{
-	struct ct_window *w = data;
-	xdg_surface_ack_configure(xdg_surface, serial);
-	w->configured = true;
-}
-static const struct xdg_surface_listener xdg_surface_listener = { .configure = xdg_surface_configure };
-
-static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t w, int32_t h,
-			       struct wl_array *states) {}
-static void toplevel_close(void *data, struct xdg_toplevel *t) {}
-static const struct xdg_toplevel_listener toplevel_listener = {
-	.configure = toplevel_configure,
-	.close = toplevel_close,
-};
-
-struct ct_window *ct_bare_surface(struct ct_conn *c)
+static struct ct_window *window_new(struct ct_conn *c)
 {
 	struct ct_window *w = calloc(1, sizeof(*w));
 	w->c = c;
-	w->surface = wl_compositor_create_surface(c->d->compositor);
 	w->next = ct.windows;
 	ct.windows = w;
+	return w;
+}
+
+struct ct_window *ct_bare_surface(struct ct_conn *c)
+{
+	struct ct_window *w = window_new(c);
+	w->win.surface = wl_compositor_create_surface(c->d->compositor);
 	return w;
 }
 
@@ -636,14 +625,10 @@ struct ct_window *ct_toplevel(struct ct_conn *c)
 {
 	if (!c->d->wm_base)
 		sw_skip("the compositor offers no xdg_wm_base");
-	struct ct_window *w = ct_bare_surface(c);
-	w->xdg_surface = xdg_wm_base_get_xdg_surface(c->d->wm_base, w->surface);
-	xdg_surface_add_listener(w->xdg_surface, &xdg_surface_listener, w);
-	w->toplevel = xdg_surface_get_toplevel(w->xdg_surface);
-	xdg_toplevel_add_listener(w->toplevel, &toplevel_listener, w);
-	xdg_toplevel_set_title(w->toplevel, "syncobj-conformance");
-	wl_surface_commit(w->surface);
-	if (!ct_wait_flag(c, &w->configured, CT_DEADLINE_MS))
+	struct ct_window *w = window_new(c);
+	sw_window_init(&w->win, c->d, "syncobj-conformance");
+	wl_surface_commit(w->win.surface);
+	if (!ct_wait_flag(c, &w->win.configured, CT_DEADLINE_MS))
 		sw_fail("no xdg_surface.configure within %d ms", CT_DEADLINE_MS);
 	return w;
 }
@@ -651,7 +636,8 @@ struct ct_window *ct_toplevel(struct ct_conn *c)
 void ct_get_sync(struct ct_window *w)
 {
 	ct_need_manager(w->c);
-	w->sync = wp_linux_drm_syncobj_manager_v1_get_surface(w->c->d->syncobj_manager, w->surface);
+	w->sync = wp_linux_drm_syncobj_manager_v1_get_surface(w->c->d->syncobj_manager,
+							      w->win.surface);
 }
 
 void ct_destroy_sync(struct ct_window *w)
@@ -663,22 +649,14 @@ void ct_destroy_sync(struct ct_window *w)
 
 void ct_destroy_surface(struct ct_window *w)
 {
-	if (w->toplevel)
-		xdg_toplevel_destroy(w->toplevel);
-	if (w->xdg_surface)
-		xdg_surface_destroy(w->xdg_surface);
-	if (w->surface)
-		wl_surface_destroy(w->surface);
-	w->toplevel = NULL;
-	w->xdg_surface = NULL;
-	w->surface = NULL;
+	sw_window_finish(&w->win);
 }
 
 void ct_attach(struct ct_window *w, struct sw_buffer *b)
 {
-	wl_surface_attach(w->surface, b ? b->wl_buffer : NULL, 0, 0);
+	wl_surface_attach(w->win.surface, b ? b->wl_buffer : NULL, 0, 0);
 	if (b)
-		wl_surface_damage_buffer(w->surface, 0, 0, b->width, b->height);
+		wl_surface_damage_buffer(w->win.surface, 0, 0, b->width, b->height);
 }
 
 void ct_set_acquire(struct ct_window *w, struct ct_timeline *t, uint64_t point)
@@ -695,7 +673,7 @@ void ct_set_release(struct ct_window *w, struct ct_timeline *t, uint64_t point)
 
 void ct_commit(struct ct_window *w)
 {
-	wl_surface_commit(w->surface);
+	wl_surface_commit(w->win.surface);
 }
 
 /* --- tracking --------------------------------------------------------------------- */
@@ -746,10 +724,10 @@ struct ct_track *ct_track(struct ct_window *w)
 	t->w = w;
 	t->next = ct.tracks;
 	ct.tracks = t;
-	t->frame = wl_surface_frame(w->surface);
+	t->frame = wl_surface_frame(w->win.surface);
 	wl_callback_add_listener(t->frame, &frame_listener, t);
 	if (w->c->d->presentation) {
-		t->feedback = wp_presentation_feedback(w->c->d->presentation, w->surface);
+		t->feedback = wp_presentation_feedback(w->c->d->presentation, w->win.surface);
 		wp_presentation_feedback_add_listener(t->feedback, &feedback_listener, t);
 	}
 	return t;
@@ -798,7 +776,7 @@ struct ct_track *ct_control_frame(struct ct_conn *c)
 		c->control_buffer = ct_buffer_of(c, SW_BUFFER_SHM);
 		ct_attach(c->control, c->control_buffer);
 	}
-	wl_surface_damage_buffer(c->control->surface, 0, 0, 1, 1);
+	wl_surface_damage_buffer(c->control->win.surface, 0, 0, 1, 1);
 	struct ct_track *t = ct_track(c->control);
 	ct_commit(c->control);
 	return t;

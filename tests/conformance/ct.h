@@ -27,10 +27,8 @@
 #include "display.h"
 #include "harness.h"
 #include "syncobj.h"
+#include "window.h"
 
-struct xdg_wm_base;
-struct xdg_surface;
-struct xdg_toplevel;
 struct wp_presentation;
 struct wp_presentation_feedback;
 struct wp_linux_drm_syncobj_manager_v1;
@@ -160,11 +158,8 @@ void ct_swsync_release(int token);
 struct ct_window {
 	struct ct_window *next;
 	struct ct_conn *c;
-	struct wl_surface *surface;
-	struct xdg_surface *xdg_surface;
-	struct xdg_toplevel *toplevel;
+	struct sw_window win; /* a role-less surface has only win.surface */
 	struct wp_linux_drm_syncobj_surface_v1 *sync;
-	bool configured;
 };
 
 /* A mapped-to-be xdg_toplevel: initial commit done and configure acked. */

@@ -511,7 +511,7 @@ static void flood_tests(void)
 			}
 		}
 		/* Damage, so that there is something new to present. */
-		wl_surface_damage_buffer(w->surface, 0, 0, 2, 2);
+		wl_surface_damage_buffer(w->win.surface, 0, 0, 2, 2);
 		struct ct_track *t = ct_track(w);
 		ct_commit(w);
 		ct_need_presented(c, t, "damage-only commit after the flood");
