@@ -211,9 +211,7 @@ static void manager_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c), NULL);
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
-		ct_attach(w, ct_buffer(c));
-		ct_set_acquire(w, acq, 1);
-		ct_set_release(w, rel, 1);
+		ct_prepare(w, ct_buffer(c), acq, 1, rel, 1);
 		ct_timeline_destroy_proxy(acq);
 		ct_timeline_destroy_proxy(rel);
 		struct ct_track *t = ct_track(w);
@@ -236,9 +234,7 @@ static struct ct_window *bare_with_content(struct ct_conn *c)
 	struct ct_window *w = sync_bare(c);
 	struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 	ct_signal(acq, 1);
-	ct_attach(w, ct_buffer(c));
-	ct_set_acquire(w, acq, 1);
-	ct_set_release(w, rel, 1);
+	ct_prepare(w, ct_buffer(c), acq, 1, rel, 1);
 	ct_commit(w);
 	ct_roundtrip(c);
 	return w;
@@ -309,9 +305,7 @@ static void error_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = bare_with_content(c);
-		ct_attach(w, NULL);
-		ct_set_acquire(w, ct_timeline(c), 1);
-		ct_set_release(w, ct_timeline(c), 1);
+		ct_prepare(w, NULL, ct_timeline(c), 1, ct_timeline(c), 1);
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
 				"attach(NULL) with both points");
@@ -322,8 +316,7 @@ static void error_tests(void)
 	{
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
-		ct_attach(w, ct_buffer(c));
-		ct_set_release(w, ct_timeline(c), 1);
+		ct_prepare(w, ct_buffer(c), NULL, 0, ct_timeline(c), 1);
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync,
 				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
@@ -336,8 +329,7 @@ static void error_tests(void)
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *a = ct_timeline(c);
 		ct_signal(a, 1);
-		ct_attach(w, ct_buffer(c));
-		ct_set_acquire(w, a, 1);
+		ct_prepare(w, ct_buffer(c), a, 1, NULL, 0);
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync,
 				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_RELEASE_POINT,
@@ -363,10 +355,8 @@ static void error_tests(void)
 		ct_commit(w);
 		ct_roundtrip(c);
 		show_fresh(w, ct_buffer(c), NULL);
-		wl_surface_damage_buffer(w->win.surface, 0, 0, 4, 4);
-		struct ct_track *t = ct_track(w);
-		ct_commit(w);
-		ct_need_presented(c, t, "commit with damage only, no buffer, no points");
+		ct_need_presented(c, ct_commit_damage(w, 0, 0, 4),
+				  "commit with damage only, no buffer, no points");
 		ct_commit(w);
 		ct_roundtrip(c);
 	}
@@ -394,9 +384,7 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *t = ct_timeline(c);
-		ct_attach(w, ct_buffer(c));
-		ct_set_acquire(w, t, 5);
-		ct_set_release(w, t, 5);
+		ct_prepare(w, ct_buffer(c), t, 5, t, 5);
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync,
 				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS,
@@ -408,9 +396,7 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		struct ct_timeline *t = ct_timeline(c);
-		ct_attach(w, ct_buffer(c));
-		ct_set_acquire(w, t, 6);
-		ct_set_release(w, t, 5);
+		ct_prepare(w, ct_buffer(c), t, 6, t, 5);
 		ct_commit(w);
 		ct_expect_error(c, SURFACE_IFACE, w->sync,
 				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS,
@@ -619,9 +605,7 @@ static void wait_tests(void)
 		struct ct_window *w = ct_sync_window(c);
 		show_fresh(w, ct_buffer(c), NULL);
 		/* Reused points would make this commit a no_buffer error. */
-		wl_surface_damage_buffer(w->win.surface, 0, 0, 4, 4);
-		struct ct_track *t = ct_track(w);
-		ct_commit(w);
+		struct ct_track *t = ct_commit_damage(w, 0, 0, 4);
 		if (!ct_try_roundtrip(c))
 			sw_fail("a commit without buffer after one with points failed: the points were "
 				"reused (error %u: \"%s\")",
@@ -701,9 +685,7 @@ static void wait_tests(void)
 		struct ct_conn *c2 = ct_connect_with_manager();
 		struct ct_window *w2 = sync_bare(c2);
 		struct ct_timeline *t2 = ct_timeline(c2);
-		ct_attach(w2, ct_buffer(c2));
-		ct_set_acquire(w2, t2, 1ull << 32);
-		ct_set_release(w2, t2, 0xffffffffull);
+		ct_prepare(w2, ct_buffer(c2), t2, 1ull << 32, t2, 0xffffffffull);
 		ct_commit(w2);
 		ct_expect_error(c2, SURFACE_IFACE, w2->sync,
 				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS,
@@ -739,10 +721,8 @@ static void release_tests(void)
 			ct_note("wl_shm: a compositor that copies shm buffers may release early and "
 				"still conform; run with dmabufs for a strict check");
 		for (int i = 0; i < 5; i++) {
-			wl_surface_damage_buffer(w->win.surface, i, i, 2, 2);
-			struct ct_track *t = ct_track(w);
-			ct_commit(w);
-			ct_need_presented(c, t, "damage-only commit of the displayed buffer");
+			ct_need_presented(c, ct_commit_damage(w, i, i, 2),
+					  "damage-only commit of the displayed buffer");
 			if (ct_signalled(rel, 1))
 				sw_fail("release point of the displayed buffer signalled after %d redraws", i + 1);
 		}

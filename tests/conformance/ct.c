@@ -733,14 +733,28 @@ struct ct_track *ct_track(struct ct_window *w)
 	return t;
 }
 
-struct ct_track *ct_commit_buffer(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
-				  uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point)
+void ct_prepare(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
+		uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point)
 {
 	ct_attach(w, b);
 	if (acq)
 		ct_set_acquire(w, acq, acq_point);
 	if (rel)
 		ct_set_release(w, rel, rel_point);
+}
+
+struct ct_track *ct_commit_buffer(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
+				  uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point)
+{
+	ct_prepare(w, b, acq, acq_point, rel, rel_point);
+	struct ct_track *t = ct_track(w);
+	ct_commit(w);
+	return t;
+}
+
+struct ct_track *ct_commit_damage(struct ct_window *w, int x, int y, int size)
+{
+	wl_surface_damage_buffer(w->win.surface, x, y, size, size);
 	struct ct_track *t = ct_track(w);
 	ct_commit(w);
 	return t;
@@ -776,10 +790,7 @@ struct ct_track *ct_control_frame(struct ct_conn *c)
 		c->control_buffer = ct_buffer_of(c, SW_BUFFER_SHM);
 		ct_attach(c->control, c->control_buffer);
 	}
-	wl_surface_damage_buffer(c->control->win.surface, 0, 0, 1, 1);
-	struct ct_track *t = ct_track(c->control);
-	ct_commit(c->control);
-	return t;
+	return ct_commit_damage(c->control, 0, 0, 1);
 }
 
 bool ct_quiet(struct ct_conn *c, int ms, bool (*fired)(void *arg), void *arg)

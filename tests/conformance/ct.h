@@ -180,6 +180,10 @@ void ct_attach(struct ct_window *w, struct sw_buffer *b); /* b NULL: attach(NULL
 void ct_set_acquire(struct ct_window *w, struct ct_timeline *t, uint64_t point);
 void ct_set_release(struct ct_window *w, struct ct_timeline *t, uint64_t point);
 void ct_commit(struct ct_window *w);
+/* A commit's pending state: attach b (with whole-buffer damage; NULL:
+ * attach(NULL)), then the points given (timeline NULL: none). */
+void ct_prepare(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
+		uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point);
 
 struct ct_track {
 	struct ct_track *next;
@@ -198,10 +202,12 @@ static inline bool ct_applied(const struct ct_track *t)
 {
 	return t->frame_done || t->presented || t->discarded;
 }
-/* Attach b (whole-buffer damage), set the points given (timeline NULL:
- * none), track, commit. */
+/* ct_prepare, track, commit. */
 struct ct_track *ct_commit_buffer(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,
 				  uint64_t acq_point, struct ct_timeline *rel, uint64_t rel_point);
+/* A tracked commit of damage alone, size x size at (x, y): the compositor
+ * draws the surface again from the buffer it has. */
+struct ct_track *ct_commit_damage(struct ct_window *w, int x, int y, int size);
 /* Signals acq_point, commits b with both points and waits until it is
  * presented; fails the subtest otherwise. */
 struct ct_track *ct_show(struct ct_window *w, struct sw_buffer *b, struct ct_timeline *acq,

@@ -499,9 +499,7 @@ static void flood_tests(void)
 		for (int i = 0; i < N; i++) {
 			int k = i % BUFFERS;
 			/* Buffers are reused without waiting: the flood. */
-			ct_attach(w, b[k]);
-			ct_set_acquire(w, acq, (uint64_t)i + 1);
-			ct_set_release(w, rel[k], ++rel_point[k]);
+			ct_prepare(w, b[k], acq, (uint64_t)i + 1, rel[k], ++rel_point[k]);
 			ct_commit(w);
 			if (i % 100 == 99) {
 				int64_t rt = ct_timed_roundtrip(g.obs);
@@ -511,10 +509,8 @@ static void flood_tests(void)
 			}
 		}
 		/* Damage, so that there is something new to present. */
-		wl_surface_damage_buffer(w->win.surface, 0, 0, 2, 2);
-		struct ct_track *t = ct_track(w);
-		ct_commit(w);
-		ct_need_presented(c, t, "damage-only commit after the flood");
+		ct_need_presented(c, ct_commit_damage(w, 0, 0, 2),
+				  "damage-only commit after the flood");
 		ct_note("%d commits in %.0f ms; observer's slowest roundtrip %.1f ms", N,
 			(ct_now_ns() - start) / 1e6, worst_rt / 1e6);
 		/* All but the displayed buffer's last point must come back. */
@@ -541,14 +537,10 @@ static void flood_tests(void)
 		struct ct_timeline *acq = ct_timeline(c), *rel = ct_timeline(c);
 		struct ct_track *last = NULL;
 		for (int i = 0; i < N; i++) {
+			ct_prepare(w, b[i % 2], acq, (uint64_t)i + 1, rel, (uint64_t)i + 1);
 			if (i == N - 1)
-				last = ct_commit_buffer(w, b[i % 2], acq, (uint64_t)i + 1, rel, (uint64_t)i + 1);
-			else {
-				ct_attach(w, b[i % 2]);
-				ct_set_acquire(w, acq, (uint64_t)i + 1);
-				ct_set_release(w, rel, (uint64_t)i + 1);
-				ct_commit(w);
-			}
+				last = ct_track(w);
+			ct_commit(w);
 			if (i % 50 == 49)
 				ct_roundtrip(c);
 		}
@@ -582,9 +574,7 @@ static void flood_tests(void)
 		bool lost = false;
 		int sent = 0;
 		for (int i = 0; i < n && !lost; i++) {
-			ct_attach(w, b[i % 2]);
-			ct_set_acquire(w, acq, (uint64_t)i + 1);
-			ct_set_release(w, rel, (uint64_t)i + 1);
+			ct_prepare(w, b[i % 2], acq, (uint64_t)i + 1, rel, (uint64_t)i + 1);
 			ct_commit(w);
 			sent++;
 			if (i % 100 == 99)
@@ -673,9 +663,7 @@ static void exhaustion_tests(void)
 		bool a_alive = true;
 		while (sent < n) {
 			for (int i = 0; i < 10; i++, sent++) {
-				ct_attach(wa, ba);
-				ct_set_acquire(wa, acq, (uint64_t)sent + 1);
-				ct_set_release(wa, rel, (uint64_t)sent + 1);
+				ct_prepare(wa, ba, acq, (uint64_t)sent + 1, rel, (uint64_t)sent + 1);
 				ct_commit(wa);
 			}
 			if (!ct_try_roundtrip(a)) {
