@@ -240,31 +240,53 @@ static struct ct_window *bare_with_content(struct ct_conn *c)
 	return w;
 }
 
+/* Commits w's pending state, which the compositor must refuse with error
+ * code on the syncobj surface. */
+static void commit_refused(struct ct_window *w, uint32_t code, const char *what)
+{
+	ct_commit(w);
+	ct_expect_error(w->c, SURFACE_IFACE, w->sync, code, what);
+}
+
+/* Rules 8 and 9: the acquire (or release) point set on a syncobj surface
+ * whose wl_surface is gone. */
+static void point_without_surface(bool release, const char *what)
+{
+	struct ct_conn *c = ct_connect_with_manager();
+	struct ct_window *w = sync_bare(c);
+	struct ct_timeline *t = ct_timeline(c);
+	ct_destroy_surface(w);
+	ct_roundtrip(c);
+	if (release)
+		ct_set_release(w, t, 1);
+	else
+		ct_set_acquire(w, t, 1);
+	ct_expect_error(c, SURFACE_IFACE, w->sync, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_SURFACE,
+			what);
+}
+
+/* Rules 19, 20 and 35: both points on one timeline, the acquire point not
+ * before the release point. */
+static void one_timeline_conflict(uint64_t acquire, uint64_t release, const char *what)
+{
+	struct ct_conn *c = ct_connect_with_manager();
+	struct ct_window *w = sync_bare(c);
+	struct ct_timeline *t = ct_timeline(c);
+	ct_prepare(w, ct_buffer(c), t, acquire, t, release);
+	commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS, what);
+}
+
 static void error_tests(void)
 {
 	/* Rules 8 and 9. */
 	ct_subtest("set-acquire-after-surface-destroy-is-no-surface")
 	{
-		struct ct_conn *c = ct_connect_with_manager();
-		struct ct_window *w = sync_bare(c);
-		struct ct_timeline *t = ct_timeline(c);
-		ct_destroy_surface(w);
-		ct_roundtrip(c);
-		ct_set_acquire(w, t, 1);
-		ct_expect_error(c, SURFACE_IFACE, w->sync, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_SURFACE,
-				"set_acquire_point after the wl_surface was destroyed");
+		point_without_surface(false, "set_acquire_point after the wl_surface was destroyed");
 	}
 
 	ct_subtest("set-release-after-surface-destroy-is-no-surface")
 	{
-		struct ct_conn *c = ct_connect_with_manager();
-		struct ct_window *w = sync_bare(c);
-		struct ct_timeline *t = ct_timeline(c);
-		ct_destroy_surface(w);
-		ct_roundtrip(c);
-		ct_set_release(w, t, 1);
-		ct_expect_error(c, SURFACE_IFACE, w->sync, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_SURFACE,
-				"set_release_point after the wl_surface was destroyed");
+		point_without_surface(true, "set_release_point after the wl_surface was destroyed");
 	}
 
 	/* Rules 10-13: points without a pending buffer. 11 and 12 on a
@@ -276,9 +298,8 @@ static void error_tests(void)
 		struct ct_timeline *a = ct_timeline(c), *r = ct_timeline(c);
 		ct_set_acquire(w, a, 1);
 		ct_set_release(w, r, 2);
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
-				"commit with both points and no buffer");
+		commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
+			       "commit with both points and no buffer");
 	}
 
 	ct_subtest("acquire-only-without-buffer-is-no-buffer")
@@ -286,9 +307,8 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = bare_with_content(c);
 		ct_set_acquire(w, ct_timeline(c), 1);
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
-				"commit with an acquire point and no new buffer");
+		commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
+			       "commit with an acquire point and no new buffer");
 	}
 
 	ct_subtest("release-only-without-buffer-is-no-buffer")
@@ -296,9 +316,8 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = bare_with_content(c);
 		ct_set_release(w, ct_timeline(c), 1);
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
-				"commit with a release point and no new buffer");
+		commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
+			       "commit with a release point and no new buffer");
 	}
 
 	ct_subtest("points-with-null-buffer-is-no-buffer")
@@ -306,9 +325,8 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = bare_with_content(c);
 		ct_prepare(w, NULL, ct_timeline(c), 1, ct_timeline(c), 1);
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
-				"attach(NULL) with both points");
+		commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_BUFFER,
+			       "attach(NULL) with both points");
 	}
 
 	/* Rules 14-16. */
@@ -317,10 +335,8 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		ct_prepare(w, ct_buffer(c), NULL, 0, ct_timeline(c), 1);
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync,
-				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
-				"buffer with a release point only");
+		commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
+			       "buffer with a release point only");
 	}
 
 	ct_subtest("buffer-with-acquire-only-is-no-release-point")
@@ -330,10 +346,8 @@ static void error_tests(void)
 		struct ct_timeline *a = ct_timeline(c);
 		ct_signal(a, 1);
 		ct_prepare(w, ct_buffer(c), a, 1, NULL, 0);
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync,
-				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_RELEASE_POINT,
-				"buffer with an acquire point only");
+		commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_RELEASE_POINT,
+			       "buffer with an acquire point only");
 	}
 
 	ct_subtest("buffer-without-points-is-no-acquire-point")
@@ -341,10 +355,8 @@ static void error_tests(void)
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = sync_bare(c);
 		ct_attach(w, ct_buffer(c));
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync,
-				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
-				"buffer without any point");
+		commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
+			       "buffer without any point");
 	}
 
 	/* Rules 17 and 18. */
@@ -381,26 +393,12 @@ static void error_tests(void)
 	/* Rules 19-22. */
 	ct_subtest("same-timeline-equal-points-is-conflicting")
 	{
-		struct ct_conn *c = ct_connect_with_manager();
-		struct ct_window *w = sync_bare(c);
-		struct ct_timeline *t = ct_timeline(c);
-		ct_prepare(w, ct_buffer(c), t, 5, t, 5);
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync,
-				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS,
-				"acquire 5 and release 5 on one timeline");
+		one_timeline_conflict(5, 5, "acquire 5 and release 5 on one timeline");
 	}
 
 	ct_subtest("same-timeline-acquire-after-release-is-conflicting")
 	{
-		struct ct_conn *c = ct_connect_with_manager();
-		struct ct_window *w = sync_bare(c);
-		struct ct_timeline *t = ct_timeline(c);
-		ct_prepare(w, ct_buffer(c), t, 6, t, 5);
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync,
-				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS,
-				"acquire 6 and release 5 on one timeline");
+		one_timeline_conflict(6, 5, "acquire 6 and release 5 on one timeline");
 	}
 
 	ct_subtest("same-timeline-acquire-before-release-is-fine")
@@ -613,10 +611,8 @@ static void wait_tests(void)
 		ct_need_presented(c, t, "damage-only commit after a commit with points");
 		/* Reused points would make this one acceptable. */
 		ct_attach(w, ct_buffer(c));
-		ct_commit(w);
-		ct_expect_error(c, SURFACE_IFACE, w->sync,
-				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
-				"buffer without points two commits after a commit with points");
+		commit_refused(w, WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_NO_ACQUIRE_POINT,
+			       "buffer without points two commits after a commit with points");
 	}
 
 	/* Rule 28: A waits, B is ready, C becomes ready before A. */
@@ -682,14 +678,8 @@ static void wait_tests(void)
 		show_fresh(w, ct_buffer(c), NULL);
 		need_release(c, one, 1ull << 32, "acquire 0xffffffff / release 0x100000000, replaced");
 		/* And the other way round is a conflict. */
-		struct ct_conn *c2 = ct_connect_with_manager();
-		struct ct_window *w2 = sync_bare(c2);
-		struct ct_timeline *t2 = ct_timeline(c2);
-		ct_prepare(w2, ct_buffer(c2), t2, 1ull << 32, t2, 0xffffffffull);
-		ct_commit(w2);
-		ct_expect_error(c2, SURFACE_IFACE, w2->sync,
-				WP_LINUX_DRM_SYNCOBJ_SURFACE_V1_ERROR_CONFLICTING_POINTS,
-				"acquire 0x100000000, release 0xffffffff on one timeline");
+		one_timeline_conflict(1ull << 32, 0xffffffffull,
+				      "acquire 0x100000000, release 0xffffffff on one timeline");
 	}
 }
 
