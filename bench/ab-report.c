@@ -127,7 +127,8 @@ struct offload_series {
 };
 static struct offload_series offload[2][2]; /* [kernel][sync] */
 
-static char meta_keys[64][32], meta_vals[64][512];
+/* A value is the rest of a meta.txt line, so it always fits. */
+static char meta_keys[64][32], meta_vals[64][1024];
 static int nmeta;
 
 /* Where the report goes. */
@@ -152,6 +153,20 @@ static _Noreturn void die(const char *fmt, ...)
 	exit(1);
 }
 
+/* snprintf for paths and commands built from the command line and the names
+ * in the raw directory: one that does not fit is an error, never a shortened
+ * name that opens or runs something else. */
+static void __attribute__((format(printf, 3, 4)))
+format_fit(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size)
+		die("longer than %zu bytes: %.60s...", size - 1, buf);
+}
+
 static const char *meta(const char *key)
 {
 	for (int i = 0; i < nmeta; i++)
@@ -163,7 +178,7 @@ static const char *meta(const char *key)
 static void read_meta(const char *dir)
 {
 	char path[4096], line[1024];
-	snprintf(path, sizeof(path), "%s/meta.txt", dir);
+	format_fit(path, sizeof(path), "%s/meta.txt", dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		die("%s: %s", path, strerror(errno));
@@ -173,8 +188,8 @@ static void read_meta(const char *dir)
 			continue;
 		*eq = 0;
 		eq[1 + strcspn(eq + 1, "\n")] = 0;
-		snprintf(meta_keys[nmeta], sizeof(meta_keys[0]), "%s", line);
-		snprintf(meta_vals[nmeta], sizeof(meta_vals[0]), "%s", eq + 1);
+		format_fit(meta_keys[nmeta], sizeof(meta_keys[0]), "%s", line);
+		strcpy(meta_vals[nmeta], eq + 1);
 		nmeta++;
 	}
 	fclose(f);
@@ -345,7 +360,7 @@ static double client_cpu_us(const char *dir, const char *frame_name, int frames_
 	double um, us, sm, ss, v = NAN;
 	snprintf(tail, sizeof(tail), "%s", frame_name + strlen("frame-"));
 	tail[strcspn(tail, ".")] = 0;
-	snprintf(path, sizeof(path), "%s/client-times-%s.txt", dir, tail);
+	format_fit(path, sizeof(path), "%s/client-times-%s.txt", dir, tail);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return NAN;
@@ -366,7 +381,7 @@ static void read_frame(const char *dir, const char *name, int kernel)
 {
 	struct frame_data *fd = &frames[kernel];
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	format_fit(path, sizeof(path), "%s/%s", dir, name);
 	if (fd->runs == MAX_RUNS)
 		die("%s: more than %d frame runs per kernel", path, MAX_RUNS);
 	FILE *f = fopen(path, "r");
@@ -495,8 +510,8 @@ static void read_offload(const char *dir, const char *name, int kernel, int sync
 	struct offload_series *os = &offload[kernel][sync];
 	char path[4096], spath[4096], type[32], got[16], *line = NULL;
 	size_t cap = 0, prefix = strlen(name) - strlen("client.jsonl");
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(spath, sizeof(spath), "%s/%.*ssyncway.jsonl", dir, (int)prefix, name);
+	format_fit(path, sizeof(path), "%s/%s", dir, name);
+	format_fit(spath, sizeof(spath), "%s/%.*ssyncway.jsonl", dir, (int)prefix, name);
 	if (os->runs == MAX_RUNS)
 		die("%s: more than %d offload runs", path, MAX_RUNS);
 	struct offload_run *r = &os->run[os->runs];
@@ -606,7 +621,7 @@ static void read_raw(const char *dir)
 		int round, len = -1, flen = -1, olen = -1;
 		const char *nm = names[i];
 		int whole = (int)strlen(nm);
-		snprintf(path, sizeof(path), "%s/%s", dir, nm);
+		format_fit(path, sizeof(path), "%s/%s", dir, nm);
 		/* %n is reached only when the whole pattern, suffix included, matched. */
 		sscanf(nm, "micro-%15[a-z]-%15[a-z]-r%d.jsonl%n", mode, kernel, &round, &len);
 		sscanf(nm, "frame-wall-%15[a-z]-r%d.jsonl%n", kernel, &round, &flen);
@@ -642,7 +657,7 @@ static void read_raw(const char *dir)
 static double kmalloc_allocs(const char *dir, int kernel, const char *case_name, unsigned handles)
 {
 	char path[4096], up[32], ioctl_name[32];
-	snprintf(path, sizeof(path), "%s/kmalloc-%s.json", dir, kernels[kernel]);
+	format_fit(path, sizeof(path), "%s/kmalloc-%s.json", dir, kernels[kernel]);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return NAN;
@@ -684,7 +699,7 @@ static void write_values(const char *path, const double *v, size_t n)
 static void ministat_block(const struct report *r, const char *args)
 {
 	char cmd[8192], buf[512];
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", r->ministat, args);
+	format_fit(cmd, sizeof(cmd), "%s %s 2>&1", r->ministat, args);
 	FILE *p = popen(cmd, "r");
 	if (!p)
 		die("could not run %s: %s", r->ministat, strerror(errno));
@@ -850,13 +865,21 @@ static double floor_ratio(const struct micro_case *c, int m, int k)
 	return stats_median(v, n);
 }
 
+/* "name/handles on kernel" of cases[i], or "–" when there is no case (i < 0). */
+static void write_case_on(FILE *f, int i, int k)
+{
+	if (i < 0)
+		fputs("–", f);
+	else
+		fprintf(f, "%s/%u on %s", cases[i].name, cases[i].handles, kernels[k]);
+}
+
 /* How well the instruction clock repeats: the spread of each case's per-boot
  * medians relative to their median, per kernel; v[i] belongs to cases[i]. */
 static void write_icount_repeatability(FILE *md, const struct stats_boot_verdict *v)
 {
 	double worst = 0;
-	char worst_case[64] = "–";
-	int over = 0, total = 0;
+	int over = 0, total = 0, worst_i = -1, worst_k = 0;
 	fprintf(md, "### Repeatability under icount\n\n"
 		    "Spread of the per-boot medians of each case on the same kernel, "
 		    "(max − min) / median; the instrument is trusted to 0.5 %%.\n\n");
@@ -872,15 +895,36 @@ static void write_icount_repeatability(FILE *md, const struct stats_boot_verdict
 			over += spread > 0.5;
 			if (spread > worst) {
 				worst = spread;
-				snprintf(worst_case, sizeof(worst_case), "%s/%u on %s", cases[i].name,
-					 cases[i].handles, kernels[k]);
+				worst_i = i;
+				worst_k = k;
 			}
 		}
 	}
-	fprintf(md, "%d case×kernel pairs with ≥ 2 boots; %d over 0.5 %%; largest spread %.3f %% (%s).\n\n",
-		total, over, worst, worst_case);
-	printf("icount repeatability: %d of %d case/kernel pairs over 0.5 %%, worst %.3f %% (%s)\n",
-	       over, total, worst, worst_case);
+	fprintf(md, "%d case×kernel pairs with ≥ 2 boots; %d over 0.5 %%; largest spread %.3f %% (",
+		total, over, worst);
+	write_case_on(md, worst_i, worst_k);
+	fputs(").\n\n", md);
+	printf("icount repeatability: %d of %d case/kernel pairs over 0.5 %%, worst %.3f %% (",
+	       over, total, worst);
+	write_case_on(stdout, worst_i, worst_k);
+	puts(")");
+}
+
+/* The controls with a difference proven in mode m: their number, and when f
+ * is not NULL, the list "name (verdict), ..." written to f. */
+static int differing_controls(FILE *f, int m, const struct stats_boot_verdict *v,
+			      const bool *reference)
+{
+	int n = 0;
+	for (int i = 0; i < ncases; i++) {
+		if (!has_mode(&cases[i], m) || reference[i] || !is_control(&cases[i]) ||
+		    !v[i].proven)
+			continue;
+		if (f)
+			fprintf(f, "%s%s (%s)", n ? ", " : "", cases[i].name, v[i].verdict);
+		n++;
+	}
+	return n;
 }
 
 /* Why a case that the instruction clock shows to differ is not proven in
@@ -956,7 +1000,6 @@ static void write_micro_mode(struct report *r, int m)
 			    "bootstrap] | within-boot HL shift [95 %%] | kmallocs/call base → patched |\n"
 			    "|---|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|---|---|---|---|\n",
 			100 * DETECT_EFFECT);
-	char control_warn[512] = "";
 	int tested = 0;
 	size_t min_boots = MAX_RUNS;
 	for (int i = 0; i < ncases; i++) {
@@ -1000,11 +1043,6 @@ static void write_micro_mode(struct report *r, int m)
 			tested++;
 		min_boots = cv->n_ref < min_boots ? cv->n_ref : min_boots;
 		min_boots = cv->n < min_boots ? cv->n : min_boots;
-		if (is_control(c) && cv->proven) {
-			size_t l = strlen(control_warn);
-			snprintf(control_warn + l, sizeof(control_warn) - l, "%s%s (%s)", l ? ", " : "",
-				 c->name, cv->verdict);
-		}
 	}
 	fputc('\n', md);
 	if (m == WALL && tested) {
@@ -1015,13 +1053,16 @@ static void write_micro_mode(struct report *r, int m)
 			best * tested < 0.05 ? "" : ", so no case can be proven with this many boots");
 		write_wall_unproven(md, v, tested);
 	}
-	if (control_warn[0]) {
-		fprintf(md, "**Warning: controls the series does not touch differ in this mode: %s.** "
-			    "That is the size of the systematic error of this mode on this run (host load, "
-			    "boot order, emulation); treat its other verdicts with the same suspicion.\n\n",
-			control_warn);
-		printf("%s mode: controls differ (%s): that mode's verdicts are suspect\n", modes[m],
-		       control_warn);
+	if (differing_controls(NULL, m, v, reference)) {
+		fputs("**Warning: controls the series does not touch differ in this mode: ", md);
+		differing_controls(md, m, v, reference);
+		fputs(".** That is the size of the systematic error of this mode on this run (host "
+		      "load, boot order, emulation); treat its other verdicts with the same "
+		      "suspicion.\n\n",
+		      md);
+		printf("%s mode: controls differ (", modes[m]);
+		differing_controls(stdout, m, v, reference);
+		puts("): that mode's verdicts are suspect");
 	} else {
 		fprintf(md, "Controls (%s): no difference proven, as expected.\n\n",
 			m == WALL ? "eventfd, transfer; the floor is the reference" :
@@ -1090,6 +1131,17 @@ static double icount_cost(const char *kind, unsigned handles, int k)
 	return NAN;
 }
 
+/* A run's syncobj calls per frame, "kind N.NNN, ...", or "none". */
+static void write_calls(FILE *md, const double *calls)
+{
+	int n = 0;
+	for (int k = 0; k < nkinds; k++)
+		if (calls[k] > 0)
+			fprintf(md, "%s%s %.3f", n++ ? ", " : "", kind_names[k], calls[k]);
+	if (!n)
+		fputs("none", md);
+}
+
 static void write_offload_runs(FILE *md)
 {
 	fprintf(md, "| kernel | sync | boot | client frames/s | busy instr/frame | idle | output FPS | "
@@ -1099,20 +1151,13 @@ static void write_offload_runs(FILE *md)
 		for (int k = 0; k < 2; k++)
 			for (int i = 0; i < offload[k][sync].runs; i++) {
 				const struct offload_run *o = &offload[k][sync].run[i];
-				char cl[256] = "", co[256] = "";
-				for (int kk = 0; kk < nkinds; kk++) {
-					size_t a = strlen(cl), b = strlen(co);
-					if (o->client_calls[kk] > 0)
-						snprintf(cl + a, sizeof(cl) - a, "%s%s %.3f", a ? ", " : "",
-							 kind_names[kk], o->client_calls[kk]);
-					if (o->comp_calls[kk] > 0)
-						snprintf(co + b, sizeof(co) - b, "%s%s %.3f", b ? ", " : "",
-							 kind_names[kk], o->comp_calls[kk]);
-				}
-				fprintf(md, "| %s | %s | %d | %.2f | %.0f | %.3f %% | %.1f | %.3f | %.0f + %.0f | %s | %s |\n",
+				fprintf(md, "| %s | %s | %d | %.2f | %.0f | %.3f %% | %.1f | %.3f | %.0f + %.0f | ",
 					kernels[k], syncs[sync], o->round, o->fps, o->busy, 100 * o->idle,
-					o->output_fps, o->commits, o->cpu_user, o->cpu_sys, cl[0] ? cl : "none",
-					co[0] ? co : "none");
+					o->output_fps, o->commits, o->cpu_user, o->cpu_sys);
+				write_calls(md, o->client_calls);
+				fputs(" | ", md);
+				write_calls(md, o->comp_calls);
+				fputs(" |\n", md);
 			}
 	fputc('\n', md);
 }
@@ -1172,13 +1217,13 @@ static void write_offload(struct report *r)
 		for (int sync = 0; sync < 2; sync++) {
 			double v[MAX_RUNS];
 			int n = offload_values(k, sync, offsetof(struct offload_run, fps), v);
-			snprintf(path, sizeof(path), "%s/offload-fps-%s-%s.txt", r->datadir, syncs[sync],
+			format_fit(path, sizeof(path), "%s/offload-fps-%s-%s.txt", r->datadir, syncs[sync],
 				 kernels[k]);
 			write_values(path, v, (size_t)n);
 		}
 	fprintf(md, "### Client frames per guest second, explicit sync, ministat form (x base, + patched; "
 		    "one value per boot)\n\n");
-	snprintf(args, sizeof(args), "-w 72 %s/offload-fps-explicit-base.txt %s/offload-fps-explicit-patched.txt",
+	format_fit(args, sizeof(args), "-w 72 %s/offload-fps-explicit-base.txt %s/offload-fps-explicit-patched.txt",
 		 r->datadir, r->datadir);
 	ministat_block(r, args);
 
@@ -1411,15 +1456,15 @@ static void write_frames(struct report *r)
 	write_frame_instructions(md);
 	write_frame_verdict(r);
 	for (int k = 0; k < 2; k++) {
-		snprintf(path, sizeof(path), "%s/fps-%s.txt", r->datadir, kernels[k]);
+		format_fit(path, sizeof(path), "%s/fps-%s.txt", r->datadir, kernels[k]);
 		write_values(path, frames[k].windows.v, frames[k].windows.n);
-		snprintf(path, sizeof(path), "%s/commits-%s.txt", r->datadir, kernels[k]);
+		format_fit(path, sizeof(path), "%s/commits-%s.txt", r->datadir, kernels[k]);
 		write_values(path, frames[k].commit_windows.v, frames[k].commit_windows.n);
-		snprintf(path, sizeof(path), "%s/interval-%s.txt", r->datadir, kernels[k]);
+		format_fit(path, sizeof(path), "%s/interval-%s.txt", r->datadir, kernels[k]);
 		write_values(path, frames[k].intervals_ms.v, frames[k].intervals_ms.n);
 	}
 	fprintf(md, "### Output FPS per 5 s window, ministat form (x base, + patched)\n\n");
-	snprintf(args, sizeof(args), "-w 72 %s/fps-base.txt %s/fps-patched.txt", r->datadir, r->datadir);
+	format_fit(args, sizeof(args), "-w 72 %s/fps-base.txt %s/fps-patched.txt", r->datadir, r->datadir);
 	ministat_block(r, args);
 	if (frames[0].windows.n && frames[1].windows.n) {
 		struct within_boot w;
@@ -1434,7 +1479,7 @@ static void write_frames(struct report *r)
 			boot, hl);
 	}
 	fprintf(md, "### Client commits per 5 s window, ministat form\n\n");
-	snprintf(args, sizeof(args), "-w 72 %s/commits-base.txt %s/commits-patched.txt", r->datadir,
+	format_fit(args, sizeof(args), "-w 72 %s/commits-base.txt %s/commits-patched.txt", r->datadir,
 		 r->datadir);
 	ministat_block(r, args);
 }
@@ -1452,14 +1497,14 @@ static void write_appendix(struct report *r)
 			if (!has_mode(c, m))
 				continue;
 			char fb[4096], fp[4096], args[9000];
-			snprintf(fb, sizeof(fb), "%s/%s-%s-%u-base.txt", r->datadir, modes[m], c->name,
+			format_fit(fb, sizeof(fb), "%s/%s-%s-%u-base.txt", r->datadir, modes[m], c->name,
 				 c->handles);
-			snprintf(fp, sizeof(fp), "%s/%s-%s-%u-patched.txt", r->datadir, modes[m], c->name,
+			format_fit(fp, sizeof(fp), "%s/%s-%s-%u-patched.txt", r->datadir, modes[m], c->name,
 				 c->handles);
 			write_values(fb, c->s[m][0].pooled.v, c->s[m][0].pooled.n);
 			write_values(fp, c->s[m][1].pooled.v, c->s[m][1].pooled.n);
 			fprintf(r->md, "### %s, %s, %u handles\n\n", modes[m], c->name, c->handles);
-			snprintf(args, sizeof(args), "-w 72 %s %s", fb, fp);
+			format_fit(args, sizeof(args), "-w 72 %s %s", fb, fp);
 			ministat_block(r, args);
 			fputc('\n', r->md);
 		}
@@ -1468,7 +1513,7 @@ static void write_appendix(struct report *r)
 static void write_plots(struct report *r)
 {
 	char path[4096];
-	snprintf(path, sizeof(path), "%s/micro-icount.dat", r->datadir);
+	format_fit(path, sizeof(path), "%s/micro-icount.dat", r->datadir);
 	FILE *bars = fopen(path, "w");
 	if (!bars)
 		die("%s: %s", path, strerror(errno));
@@ -1482,7 +1527,7 @@ static void write_plots(struct report *r)
 	fclose(bars);
 
 	if (have_offload(SYNC_EXPLICIT)) {
-		snprintf(path, sizeof(path), "%s/offload.dat", r->datadir);
+		format_fit(path, sizeof(path), "%s/offload.dat", r->datadir);
 		FILE *od = fopen(path, "w");
 		if (!od)
 			die("%s: %s", path, strerror(errno));
@@ -1506,7 +1551,7 @@ static void write_plots(struct report *r)
 	fprintf(r->md, "![per-ioctl instructions](%s-micro.png)\n\n"
 		       "![output FPS windows](%s-fps.png)\n\n![frame intervals](%s-frametime.png)\n",
 		r->pbase, r->pbase, r->pbase);
-	snprintf(path, sizeof(path), "%s-plots.gp", r->plots);
+	format_fit(path, sizeof(path), "%s-plots.gp", r->plots);
 	FILE *gp = fopen(path, "w");
 	if (!gp)
 		die("%s: %s", path, strerror(errno));
@@ -1591,11 +1636,11 @@ int main(int argc, char **argv)
 	if (!ncases)
 		die("no microbenchmark samples in %s", raw);
 
-	snprintf(r.datadir, sizeof(r.datadir), "%s-data", r.plots);
+	format_fit(r.datadir, sizeof(r.datadir), "%s-data", r.plots);
 	if (mkdir(r.datadir, 0755) < 0 && errno != EEXIST)
 		die("%s: %s", r.datadir, strerror(errno));
 	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s", r.plots);
+	format_fit(tmp, sizeof(tmp), "%s", r.plots);
 	r.pbase = basename(tmp);
 	r.md = fopen(out, "w");
 	if (!r.md)
