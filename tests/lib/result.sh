@@ -1,0 +1,96 @@
+# shellcheck shell=sh
+# Results of the shell test suites, in the format of tests/lib/harness.h;
+# sourced, never run. POSIX sh: the guest suites run it under dash, the host
+# ones under bash (with set -u).
+#
+#   result_suite=NAME
+#   result SUBTEST pass|fail|skip [MESSAGE]
+#	prints "PASS NAME/SUBTEST" (or "FAIL NAME/SUBTEST: MESSAGE") and, if
+#	$SYNCWAY_TEST_JSON is set, appends the JSON line
+#	{"suite","subtest","result","ms","message"} to that file.
+#   result_summary
+#	prints "NAME: N subtests passed, N failed, N skipped" for the results
+#	of this shell; fails if any of them failed.
+#   log_problems LOG
+#	what a syncway log reports that its exit status does not.
+
+result_suite=${result_suite:-}
+result_passed=0 result_failed=0 result_skipped=0
+
+# json_quote STRING: sets json_quoted to STRING as a JSON string. Most
+# strings need no escape and cost no exec (an exec is ~80 ms in a guest);
+# the others go through awk, which is in every root (mawk in the guests).
+json_quote() {
+	case $1 in
+	*[\"\\]* | *[![:print:]]*)
+		# One record per line: printf's newline ends the last one, so
+		# a trailing newline of STRING is a record of its own.
+		json_quoted=\"$(printf '%s\n' "$1" | awk '
+			BEGIN {
+				for (i = 1; i < 32; i++)
+					esc[sprintf("%c", i)] = sprintf("\\u%04x", i)
+				esc["\t"] = "\\t"
+				esc["\r"] = "\\r"
+				esc["\""] = "\\\""
+				esc["\\"] = "\\\\"
+			}
+			{
+				s = NR > 1 ? "\\n" : ""
+				for (i = 1; i <= length($0); i++) {
+					c = substr($0, i, 1)
+					s = s ((c in esc) ? esc[c] : c)
+				}
+				printf "%s", s
+			}')\"
+		;;
+	*)
+		json_quoted=\"$1\"
+		;;
+	esac
+}
+
+result() {
+	case $2 in
+	pass)
+		result_passed=$((result_passed + 1))
+		printf 'PASS %s/%s\n' "$result_suite" "$1"
+		;;
+	fail)
+		result_failed=$((result_failed + 1))
+		printf 'FAIL %s/%s%s\n' "$result_suite" "$1" "${3:+: $3}"
+		;;
+	skip)
+		result_skipped=$((result_skipped + 1))
+		printf 'SKIP %s/%s%s\n' "$result_suite" "$1" "${3:+: $3}"
+		;;
+	*)
+		echo "result: '$2' is not pass, fail or skip" >&2
+		return 2
+		;;
+	esac
+	[ -n "${SYNCWAY_TEST_JSON:-}" ] || return 0
+	json_quote "$result_suite"
+	result_json_suite=$json_quoted
+	json_quote "$1"
+	result_json_subtest=$json_quoted
+	json_quote "${3:-}"
+	printf '{"suite":%s,"subtest":%s,"result":"%s","ms":0,"message":%s}\n' \
+		"$result_json_suite" "$result_json_subtest" "$2" "$json_quoted" >>"$SYNCWAY_TEST_JSON"
+}
+
+result_summary() {
+	echo "$result_suite: $result_passed subtests passed, $result_failed failed," \
+		"$result_skipped skipped"
+	[ "$result_failed" = 0 ]
+}
+
+# log_problems LOG: sets log_problems to what LOG, syncway's output, reports
+# beyond its exit status, "; "-separated: an fd its frame statistics think
+# leaked ("LEAK?"), an ASan, LSan or UBSan report. Returns 1 if there is any.
+log_problems() {
+	log_problems=
+	grep -q 'LEAK?' "$1" && log_problems="fd leak reported"
+	grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$1" &&
+		log_problems="${log_problems:+$log_problems; }sanitizer report"
+	[ -z "$log_problems" ]
+}
