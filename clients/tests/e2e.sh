@@ -7,8 +7,11 @@
 # presented, FPS lines were printed, every buffer's checksum matched at its
 # release point (no rewrite, no reuse before release), every last release
 # point signalled, and syncway reports no leaked fds or timelines.
-# PASS/FAIL lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs, JSON
-# and PNGs in /results/clients-e2e/.
+# PASS/FAIL lines on stdout, JSON lines to $SYNCWAY_TEST_JSON (see
+# tests/lib/result.sh); logs, JSON and PNGs in /results/clients-e2e/.
+# shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
+. "${0%/*}/../../tests/lib/result.sh"
+result_suite=clients-e2e
 build=${1:-build}
 syncway=$build/compositor/syncway
 gears=$build/clients/syncway-gears
@@ -19,20 +22,14 @@ export XDG_RUNTIME_DIR WLR_BACKENDS=${WLR_BACKENDS:-headless} WLR_RENDERER=${WLR
 # lavapipe compiles its internal shaders once per boot, not once per run.
 export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/tmp/mesa-shader-cache}
 
-passed=0 failed=0
-result() { # NAME OK MESSAGE
-	if [ "$2" = 1 ]; then
-		passed=$((passed + 1))
-		echo "PASS clients-e2e/$1"
-		res=pass
+# verdict NAME: the subtest's result from ok and why (set by run and the
+# checks after it).
+verdict() {
+	if [ $ok = 1 ]; then
+		result "$1" pass
 	else
-		failed=$((failed + 1))
-		echo "FAIL clients-e2e/$1: $3"
-		res=fail
+		result "$1" fail "${why#; }"
 	fi
-	[ -z "${SYNCWAY_TEST_JSON:-}" ] ||
-		printf '{"suite":"clients-e2e","subtest":"%s","result":"%s","ms":0,"message":"%s"}\n' \
-			"$1" "$res" "$3" >>"$SYNCWAY_TEST_JSON"
 }
 
 # run NAME EXPECT COMMAND: syncway with COMMAND as its client; sets ok/why.
@@ -51,8 +48,7 @@ run() {
 		grep -qF -- "$want" "$log" || { ok=0; why="$why; missing '$want'"; }
 	done
 	IFS=$old_ifs
-	grep -q 'LEAK?' "$log" && { ok=0; why="$why; fd leak reported"; }
-	grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$log" && { ok=0; why="$why; sanitizer report"; }
+	log_problems "$log" || { ok=0; why="$why; $log_problems"; }
 	[ $ok = 1 ] || { echo "  last lines of $log:"; tail -n 12 "$log" | sed 's/^/    /'; }
 }
 
@@ -75,7 +71,7 @@ for renderer in pixman vulkan; do
 			[ "${n:-0}" -ge 5 ] || { ok=0; why="$why; only ${n:-0} frames presented"; }
 			grep -q '"type":"summary"' "$out/$name.jsonl" 2>/dev/null || { ok=0; why="$why; no JSON summary"; }
 			head -c 8 "$out/$name.png" 2>/dev/null | grep -q PNG || { ok=0; why="$why; no PNG"; }
-			result "$name" $ok "${why#; }"
+			verdict "$name"
 		done
 	done
 done
@@ -83,18 +79,18 @@ done
 # The Vulkan renderer's fallback: staging copy, acquire signalled by the CPU.
 run vulkan-staging "$common|staging copy, CPU acquire" \
 	"SYNCWAY_VULKAN_NO_ZERO_COPY=1 $gears --renderer vulkan --mode mailbox --duration 2 --report 1 --checksum"
-result vulkan-staging $ok "${why#; }"
+verdict vulkan-staging
 
 # Acquire points signalled 15 ms after the commit, from another thread:
 # syncway must wait for each one (waited, never early).
 run late-acquire "$common|waited on the acquire point" \
 	"$gears --buffer dmabuf --mode mailbox --gpu-time 15 --duration 2.5 --report 1 --checksum"
 grep -q ' 0 waited on the acquire point' "$log" && { ok=0; why="$why; no commit waited"; }
-result late-acquire $ok "${why#; }"
+verdict late-acquire
 
 run load "(0 alive)|0 protocol errors|0 release points not signalled" \
 	"$build/clients/syncway-load --surfaces 4 --duration 2 --buffer dmabuf"
-result load $ok "${why#; }"
+verdict load
 
 # The frame benchmark's GPU-offload client (docs/bench.md): per frame exactly
 # the ioctl mix it models, and no syncobj call at all without explicit sync.
@@ -109,13 +105,12 @@ frames_at_least "$log" 20
 grep -qx 'syncway-offload: syncobj calls per frame: wait 1.000 timeline_wait 1.000 reset 1.000 timeline_signal 1.000' "$log" ||
 	{ ok=0; why="$why; not the modelled ioctl mix: $(grep 'calls per frame' "$log")"; }
 grep -q '"handles_per_call":{' "$out/offload-explicit.jsonl" 2>/dev/null || { ok=0; why="$why; no JSON summary"; }
-result offload-explicit $ok "${why#; }"
+verdict offload-explicit
 export SYNCWAY_EXPLICIT_SYNC=0
 run offload-no-sync "explicit sync: off|syncobj calls per frame: none" \
 	"$offload --sync none --warmup 0.5 --duration 1"
 unset SYNCWAY_EXPLICIT_SYNC
 frames_at_least "$log" 20
-result offload-no-sync $ok "${why#; }"
+verdict offload-no-sync
 
-echo "clients-e2e: $passed subtests passed, $failed failed, 0 skipped"
-[ $failed = 0 ]
+result_summary

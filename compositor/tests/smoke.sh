@@ -3,8 +3,11 @@
 # compositor per scenario, each ended by its client (-x). The protocol-error
 # rules are tested by tests/conformance/ (run-in-guest), not here.
 #   tools/vm-run -q -- sh compositor/tests/smoke.sh [BUILD_DIR]
-# Prints PASS/FAIL per scenario (and JSON lines to $SYNCWAY_TEST_JSON, as
-# tests/lib/harness.h does); logs and JSON stats go to /results/compositor-smoke/.
+# Prints PASS/FAIL per scenario (and JSON lines to $SYNCWAY_TEST_JSON, see
+# tests/lib/result.sh); logs and JSON stats go to /results/compositor-smoke/.
+# shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
+. "${0%/*}/../../tests/lib/result.sh"
+result_suite=compositor-smoke
 build=${1:-build}
 syncway=$build/compositor/syncway
 client=$build/compositor/tests/sync-client
@@ -13,7 +16,6 @@ mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
 chmod 700 "$XDG_RUNTIME_DIR"
 export XDG_RUNTIME_DIR WLR_BACKENDS=${WLR_BACKENDS:-headless} WLR_RENDERER=${WLR_RENDERER:-pixman}
 
-passed=0 failed=0
 # scenario NAME EXPECT_IN_LOG COMMAND...: runs syncway with COMMAND as its
 # client; passes when both exit 0 and the log has every |-separated string.
 scenario() {
@@ -22,30 +24,22 @@ scenario() {
 	log=$out/$name.log
 	timeout -s TERM 60 "$syncway" --report 2 -x --stats "$out/$name.jsonl" -s "$*" >"$log" 2>&1
 	status=$?
-	ok=1
-	[ $status = 0 ] || ok=0
+	why=
+	[ $status = 0 ] || why="exit status $status"
 	old_ifs=$IFS
 	IFS='|'
 	for want in $expect; do
-		grep -qF -- "$want" "$log" || { ok=0; echo "  missing in $log: $want"; }
+		grep -qF -- "$want" "$log" || why="$why; missing '$want'"
 	done
 	IFS=$old_ifs
-	grep -q 'LEAK?' "$log" && { ok=0; echo "  fd leak reported in $log"; }
-	grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$log" &&
-		{ ok=0; echo "  sanitizer report in $log"; }
-	if [ $ok = 1 ]; then
-		passed=$((passed + 1))
-		echo "PASS compositor-smoke/$name"
-		result=pass message=
+	log_problems "$log" || why="$why; $log_problems"
+	if [ -z "$why" ]; then
+		result "$name" pass
 	else
-		failed=$((failed + 1))
-		echo "FAIL compositor-smoke/$name (status $status), last lines of $log:"
-		tail -n 15 "$log" | sed 's/^/  /'
-		result=fail message="exit status $status; see $log"
+		result "$name" fail "${why#; } (see $log)"
+		echo "  last lines of $log:"
+		tail -n 15 "$log" | sed 's/^/    /'
 	fi
-	[ -z "${SYNCWAY_TEST_JSON:-}" ] ||
-		printf '{"suite":"compositor-smoke","subtest":"%s","result":"%s","ms":0,"message":"%s"}\n' \
-			"$name" "$result" "$message" >>"$SYNCWAY_TEST_JSON"
 }
 
 scenario shm-plain "frames in|(0 alive)" weston-simple-shm '& sleep 4; kill $!'
@@ -63,5 +57,4 @@ scenario switch-off "explicit sync: off (SYNCWAY_EXPLICIT_SYNC=0)|does not offer
 	"$client --frames 5; test \$? = 2"
 unset SYNCWAY_EXPLICIT_SYNC
 
-echo "compositor-smoke: $passed subtests passed, $failed failed, 0 skipped"
-[ $failed = 0 ]
+result_summary
