@@ -58,6 +58,29 @@ kernel_dir() {
 
 kernel_flavours="base patched debug"
 
+# build_syncway [--target TARGET] DIR [MESON_OPTION...]: compiles the project
+# in the build root into DIR (all of it, or TARGET), set up with the options
+# the first time and reconfigured to them later. Warnings are errors: the
+# code builds without any, and a new one must stop the tests, not scroll by
+# in a log nobody reads.
+build_syncway() {
+	local target=
+	if [ "$1" = --target ]; then
+		target=$2
+		shift 2
+	fi
+	local dir=$1
+	shift
+	"$SYNCWAY_TOP/tools/in-root" sh -c '
+		dir=$1 target=$2
+		shift 2
+		if [ -f "$dir/build.ninja" ]; then
+			meson configure "$dir" -Dwerror=true "$@"
+		else
+			meson setup "$dir" -Dwerror=true "$@"
+		fi >/dev/null && ninja -C "$dir" $target' build_syncway "$dir" "$target" "$@"
+}
+
 # print_help: the script's header comment, which is its usage text.
 print_help() {
 	sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"
