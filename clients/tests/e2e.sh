@@ -42,12 +42,7 @@ run() {
 	status=$?
 	ok=1 why=
 	[ $status = 0 ] || { ok=0; why="exit status $status"; }
-	old_ifs=$IFS
-	IFS='|'
-	for want in $expect; do
-		grep -qF -- "$want" "$log" || { ok=0; why="$why; missing '$want'"; }
-	done
-	IFS=$old_ifs
+	log_lacks "$log" "$expect" || { ok=0; why="$why; $log_lacks"; }
 	log_problems "$log" || { ok=0; why="$why; $log_problems"; }
 	[ $ok = 1 ] || { echo "  last lines of $log:"; tail -n 12 "$log" | sed 's/^/    /'; }
 }

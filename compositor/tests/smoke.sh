@@ -26,12 +26,7 @@ scenario() {
 	status=$?
 	why=
 	[ $status = 0 ] || why="exit status $status"
-	old_ifs=$IFS
-	IFS='|'
-	for want in $expect; do
-		grep -qF -- "$want" "$log" || why="$why; missing '$want'"
-	done
-	IFS=$old_ifs
+	log_lacks "$log" "$expect" || why="$why; $log_lacks"
 	log_problems "$log" || why="$why; $log_problems"
 	if [ -z "$why" ]; then
 		result "$name" pass

@@ -11,6 +11,8 @@
 #   result_summary
 #	prints "NAME: N subtests passed, N failed, N skipped" for the results
 #	of this shell; fails if any of them failed.
+#   log_lacks LOG 'STRING|STRING...'
+#	which of the strings a log does not contain.
 #   log_problems LOG
 #	what a syncway log reports that its exit status does not.
 
@@ -82,6 +84,23 @@ result_summary() {
 	echo "$result_suite: $result_passed subtests passed, $result_failed failed," \
 		"$result_skipped skipped"
 	[ "$result_failed" = 0 ]
+}
+
+# log_lacks LOG 'STRING|STRING...': sets log_lacks to "missing 'STRING'" for
+# each |-separated STRING that LOG does not contain, "; "-separated. Returns
+# 1 if any is missing. The list is cut with parameter expansions: splitting
+# it with IFS would also expand glob characters in the strings.
+log_lacks() {
+	log_lacks=
+	result_rest=$2
+	while [ -n "$result_rest" ]; do
+		result_want=${result_rest%%|*}
+		result_rest=${result_rest#"$result_want"}
+		result_rest=${result_rest#|}
+		grep -qF -- "$result_want" "$1" ||
+			log_lacks="${log_lacks:+$log_lacks; }missing '$result_want'"
+	done
+	[ -z "$log_lacks" ]
 }
 
 # log_problems LOG: sets log_problems to what LOG, syncway's output, reports

@@ -1,8 +1,8 @@
 """tests/lib/result.sh under dash and bash, in the C and a UTF-8 locale: its
 JSON lines parse and give back exactly the suite, subtest and message they
 were given (quotes, backslashes, tabs, newlines, other control characters,
-UTF-8), its PASS/FAIL/SKIP lines and summary count right, and log_problems
-finds what syncway's logs report.
+UTF-8), its PASS/FAIL/SKIP lines and summary count right, and log_lacks and
+log_problems find what syncway's logs lack and report.
     usage: result-sh-check.py RESULT_SH"""
 import json
 import os
@@ -148,7 +148,32 @@ def log_problems(result_sh):
         shutil.rmtree(work)
 
 
-CHECKS = [json_round_trip, result_lines, no_json_without_file, log_problems]
+def log_lacks(result_sh):
+    work = tempfile.mkdtemp()
+    try:
+        log = os.path.join(work, 'syncway.log')
+        with open(log, 'w') as f:
+            f.write('all checks passed\n(0 alive)\n[95 %] *\n')
+        cases = [('all checks passed|(0 alive)', 0, ''),
+                 ('all checks passed', 0, ''),
+                 ('[95 %] *', 0, ''),
+                 ('(0 alive)|1 waited|all checks passed|2 waited', 1,
+                  "missing '1 waited'; missing '2 waited'"),
+                 # glob characters stay literal, even where a file matches
+                 ('*.log', 1, "missing '*.log'")]
+        for shell in shells():
+            for expect, status, want in cases:
+                p = subprocess.run([shell, '-uc', '. "$1"; cd "$4"; log_lacks "$2" "$3"; s=$?; '
+                                    'printf "%s|%s" $s "$log_lacks"', shell, result_sh, log,
+                                    expect, work], capture_output=True, timeout=60)
+                got = p.stdout.decode()
+                check(got == '%d|%s' % (status, want), '%s: %r: %r, expected %r' %
+                      (shell, expect, got, want))
+    finally:
+        shutil.rmtree(work)
+
+
+CHECKS = [json_round_trip, result_lines, no_json_without_file, log_lacks, log_problems]
 
 
 def main():
