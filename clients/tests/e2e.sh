@@ -39,11 +39,8 @@ run() {
 	shift 2
 	log=$out/$name.log
 	timeout -s TERM 90 "$syncway" --report 0 -x --stats "$out/$name.stats.jsonl" -s "$*" >"$log" 2>&1
-	status=$?
-	ok=1 why=
-	[ $status = 0 ] || { ok=0; why="exit status $status"; }
-	log_lacks "$log" "$expect" || { ok=0; why="$why; $log_lacks"; }
-	log_problems "$log" || { ok=0; why="$why; $log_problems"; }
+	if run_problems "$log" $? "$expect"; then ok=1; else ok=0; fi
+	why=$run_problems
 	[ $ok = 1 ] || { echo "  last lines of $log:"; tail -n 12 "$log" | sed 's/^/    /'; }
 }
 

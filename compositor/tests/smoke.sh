@@ -23,15 +23,10 @@ scenario() {
 	shift 2
 	log=$out/$name.log
 	timeout -s TERM 60 "$syncway" --report 2 -x --stats "$out/$name.jsonl" -s "$*" >"$log" 2>&1
-	status=$?
-	why=
-	[ $status = 0 ] || why="exit status $status"
-	log_lacks "$log" "$expect" || why="$why; $log_lacks"
-	log_problems "$log" || why="$why; $log_problems"
-	if [ -z "$why" ]; then
+	if run_problems "$log" $? "$expect"; then
 		result "$name" pass
 	else
-		result "$name" fail "${why#; } (see $log)"
+		result "$name" fail "$run_problems (see $log)"
 		echo "  last lines of $log:"
 		tail -n 15 "$log" | sed 's/^/    /'
 	fi

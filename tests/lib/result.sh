@@ -15,6 +15,8 @@
 #	which of the strings a log does not contain.
 #   log_problems LOG
 #	what a syncway log reports that its exit status does not.
+#   run_problems LOG STATUS 'STRING|STRING...'
+#	all that went wrong in a syncway run: its status and both of the above.
 
 result_suite=${result_suite:-}
 result_passed=0 result_failed=0 result_skipped=0
@@ -112,4 +114,16 @@ log_problems() {
 	grep -qE 'AddressSanitizer|LeakSanitizer|runtime error' "$1" &&
 		log_problems="${log_problems:+$log_problems; }sanitizer report"
 	[ -z "$log_problems" ]
+}
+
+# run_problems LOG STATUS 'STRING|STRING...': sets run_problems to what went
+# wrong in a syncway run that exited with STATUS and wrote LOG: the status if
+# it is not 0, the strings LOG lacks, what log_problems finds; "; "-separated.
+# Returns 1 if anything did.
+run_problems() {
+	run_problems=
+	[ "$2" = 0 ] || run_problems="exit status $2"
+	log_lacks "$1" "$3" || run_problems="${run_problems:+$run_problems; }$log_lacks"
+	log_problems "$1" || run_problems="${run_problems:+$run_problems; }$log_problems"
+	[ -z "$run_problems" ]
 }

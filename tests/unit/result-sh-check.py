@@ -1,8 +1,9 @@
 """tests/lib/result.sh under dash and bash, in the C and a UTF-8 locale: its
 JSON lines parse and give back exactly the suite, subtest and message they
 were given (quotes, backslashes, tabs, newlines, other control characters,
-UTF-8), its PASS/FAIL/SKIP lines and summary count right, and log_lacks and
-log_problems find what syncway's logs lack and report.
+UTF-8), its PASS/FAIL/SKIP lines and summary count right, and log_lacks,
+log_problems and run_problems find what syncway's runs and logs lack and
+report.
     usage: result-sh-check.py RESULT_SH"""
 import json
 import os
@@ -173,7 +174,37 @@ def log_lacks(result_sh):
         shutil.rmtree(work)
 
 
-CHECKS = [json_round_trip, result_lines, no_json_without_file, log_lacks, log_problems]
+def run_problems(result_sh):
+    work = tempfile.mkdtemp()
+    try:
+        log = os.path.join(work, 'syncway.log')
+        with open(log, 'w') as f:
+            f.write('all checks passed\nfd 9 LEAK?\n')
+        cases = [('0', 'all checks passed', 1, 'fd leak reported'),
+                 ('124', 'all checks passed|(0 alive)', 1,
+                  "exit status 124; missing '(0 alive)'; fd leak reported")]
+        for shell in shells():
+            for status, expect, rc, want in cases:
+                p = subprocess.run([shell, '-uc', '. "$1"; run_problems "$2" "$3" "$4"; s=$?; '
+                                    'printf "%s|%s" $s "$run_problems"', shell, result_sh, log,
+                                    status, expect], capture_output=True, timeout=60)
+                got = p.stdout.decode()
+                check(got == '%d|%s' % (rc, want), '%s: %r: %r, expected %r' %
+                      (shell, expect, got, want))
+        os.remove(log)
+        with open(log, 'w') as f:
+            f.write('all checks passed\n')
+        for shell in shells():
+            p = subprocess.run([shell, '-uc', '. "$1"; run_problems "$2" 0 "all checks passed"; '
+                                's=$?; printf "%s|%s" $s "$run_problems"', shell, result_sh, log],
+                               capture_output=True, timeout=60)
+            check(p.stdout == b'0|', '%s: a clean run: %r' % (shell, p.stdout))
+    finally:
+        shutil.rmtree(work)
+
+
+CHECKS = [json_round_trip, result_lines, no_json_without_file, log_lacks, log_problems,
+          run_problems]
 
 
 def main():
