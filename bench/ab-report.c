@@ -282,6 +282,43 @@ static bool blank(const char *line)
 	return line[strspn(line, " \t\r\n")] == 0;
 }
 
+/* A JSON-lines file read line by line: blank lines are skipped, and l names
+ * the current line (file and number) for error messages. */
+struct jreader {
+	FILE *f;
+	char *buf;
+	size_t cap;
+	struct jline l;
+};
+
+/* Dies when path cannot be read, except that a missing file is false when
+ * it may be missing (!must). */
+static bool jreader_open(struct jreader *r, const char *path, bool must)
+{
+	*r = (struct jreader){ .l = { .path = path } };
+	r->f = fopen(path, "r");
+	if (!r->f && (must || errno != ENOENT))
+		die("%s: %s", path, strerror(errno));
+	return r->f != NULL;
+}
+
+static bool jreader_next(struct jreader *r)
+{
+	while (getline(&r->buf, &r->cap, r->f) > 0) {
+		r->l.no++;
+		r->l.text = r->buf;
+		if (!blank(r->buf))
+			return true;
+	}
+	return false;
+}
+
+static void jreader_close(struct jreader *r)
+{
+	free(r->buf);
+	fclose(r->f);
+}
+
 static struct micro_case *find_case(const char *name, unsigned handles)
 {
 	for (int i = 0; i < ncases; i++)
@@ -308,47 +345,39 @@ static const struct micro_case *floor_case(void)
 
 static void read_micro(const char *path, int mode, int kernel, int round)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	char *line = NULL;
-	size_t cap = 0;
-	struct jline l = { .path = path };
-	while (getline(&line, &cap, f) > 0) {
-		l.no++;
-		l.text = line;
-		if (blank(line))
-			continue;
+	struct jreader r;
+	const struct jline *l = &r.l;
+	jreader_open(&r, path, true);
+	while (jreader_next(&r)) {
 		char name[32];
-		jstr(&l, "case", name, sizeof(name));
-		struct micro_case *c = find_case(name, (unsigned)jnum(&l, "handles"));
+		jstr(l, "case", name, sizeof(name));
+		struct micro_case *c = find_case(name, (unsigned)jnum(l, "handles"));
 		struct series *s = &c->s[mode][kernel];
 		if (s->runs == MAX_RUNS)
 			die("%s: more than %d boots of %s/%u", path, MAX_RUNS, c->name, c->handles);
-		const char *p = jneed(&l, "samples");
+		const char *p = jneed(l, "samples");
 		if (*p++ != '[')
-			die("%s:%ld: \"samples\" is not an array", path, l.no);
+			die("%s:%ld: \"samples\" is not an array", path, l->no);
 		static double run[MAX_BATCHES];
 		int n = 0;
 		while (*p != ']') {
 			char *end;
 			if (n == MAX_BATCHES)
-				die("%s:%ld: more than %d samples", path, l.no, MAX_BATCHES);
+				die("%s:%ld: more than %d samples", path, l->no, MAX_BATCHES);
 			run[n] = strtod(p, &end);
 			if (end == p || (*end != ',' && *end != ']'))
-				die("%s:%ld: malformed \"samples\"", path, l.no);
+				die("%s:%ld: malformed \"samples\"", path, l->no);
 			if (stats_sample_add(&s->pooled, run[n++]) < 0)
 				die("out of memory");
 			p = end + (*end == ',');
 		}
 		if (!n)
-			die("%s:%ld: no samples", path, l.no);
+			die("%s:%ld: no samples", path, l->no);
 		stats_sort(run, n);
 		s->run_round[s->runs] = round;
 		s->run_median[s->runs++] = stats_median(run, n);
 	}
-	free(line);
-	fclose(f);
+	jreader_close(&r);
 }
 
 /* The client's CPU time per presented frame, from the second line of sh's
@@ -384,28 +413,22 @@ static void read_frame(const char *dir, const char *name, int kernel)
 	format_fit(path, sizeof(path), "%s/%s", dir, name);
 	if (fd->runs == MAX_RUNS)
 		die("%s: more than %d frame runs per kernel", path, MAX_RUNS);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
 	struct frame_run *r = &fd->run[fd->runs];
 	memset(r, 0, sizeof(*r));
-	char *line = NULL, type[32], so[1024];
-	size_t cap = 0;
-	struct jline l = { .path = path };
+	char type[32], so[1024];
+	struct jreader jr;
+	const struct jline *l = &jr.l;
+	jreader_open(&jr, path, true);
 	long long t_first = -1, t_start = 0, t_first_frame = 0, t_last = 0, win_end = 0, cwin_end = 0;
 	long long n = 0, win_frames = 0, commits = 0, win_commits = 0, t_c_first = -1, t_c_last = 0;
 	double cpu = 0, ioctls = 0, ioctl_ns = 0, kinds[6] = { 0 };
-	while (getline(&line, &cap, f) > 0) {
-		l.no++;
-		l.text = line;
-		if (blank(line))
-			continue;
-		jstr(&l, "type", type, sizeof(type));
+	while (jreader_next(&jr)) {
+		jstr(l, "type", type, sizeof(type));
 		bool is_frame = !strcmp(type, "frame"), is_commit = !strcmp(type, "commit");
 		if (!is_frame && !is_commit)
 			continue;
-		long long t = (long long)jnum(&l, "t_ns");
-		bool presented = is_frame && jbool(&l, "presented");
+		long long t = (long long)jnum(l, "t_ns");
+		bool presented = is_frame && jbool(l, "presented");
 		if (t_first < 0) {
 			t_first = t;
 			t_start = t + FRAME_WARMUP_NS;
@@ -434,15 +457,15 @@ static void read_frame(const char *dir, const char *name, int kernel)
 		if (n == 0)
 			t_first_frame = t;
 		/* The first presented frame of a run has no interval. */
-		double iv = jnum_optional(&l, "interval_ns", -1);
+		double iv = jnum_optional(l, "interval_ns", -1);
 		if (n > 0 && iv > 0 && stats_sample_add(&fd->intervals_ms, iv / 1e6) < 0)
 			die("out of memory");
-		cpu += jnum(&l, "cpu_user_ns") + jnum(&l, "cpu_sys_ns");
-		ioctls += jnum(&l, "syncobj_ioctls");
-		ioctl_ns += jnum(&l, "syncobj_ns");
+		cpu += jnum(l, "cpu_user_ns") + jnum(l, "cpu_sys_ns");
+		ioctls += jnum(l, "syncobj_ioctls");
+		ioctl_ns += jnum(l, "syncobj_ns");
 		/* syncway writes only the kinds a frame used. */
-		jobject(&l, "syncobj", so, sizeof(so));
-		struct jline inner = { .path = path, .no = l.no, .text = so };
+		jobject(l, "syncobj", so, sizeof(so));
+		struct jline inner = { .path = path, .no = l->no, .text = so };
 		for (int kk = 0; kk < 6; kk++) {
 			const char *q = jfind(&inner, array_kinds[kk]);
 			if (q)
@@ -451,8 +474,7 @@ static void read_frame(const char *dir, const char *name, int kernel)
 		t_last = t;
 		n++;
 	}
-	free(line);
-	fclose(f);
+	jreader_close(&jr);
 	if (n < 2)
 		return;
 	r->fps = (n - 1) / ((t_last - t_first_frame) / 1e9);
@@ -508,8 +530,8 @@ static void add_kinds(const struct jline *l, const char *key, double *out, bool 
 static void read_offload(const char *dir, const char *name, int kernel, int sync, int round)
 {
 	struct offload_series *os = &offload[kernel][sync];
-	char path[4096], spath[4096], type[32], got[16], *line = NULL;
-	size_t cap = 0, prefix = strlen(name) - strlen("client.jsonl");
+	char path[4096], spath[4096], type[32], got[16];
+	size_t prefix = strlen(name) - strlen("client.jsonl");
 	format_fit(path, sizeof(path), "%s/%s", dir, name);
 	format_fit(spath, sizeof(spath), "%s/%.*ssyncway.jsonl", dir, (int)prefix, name);
 	if (os->runs == MAX_RUNS)
@@ -518,63 +540,51 @@ static void read_offload(const char *dir, const char *name, int kernel, int sync
 	memset(r, 0, sizeof(*r));
 	r->round = round;
 
-	FILE *f = fopen(path, "r");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	struct jline l = { .path = path };
+	struct jreader jr;
+	const struct jline *l = &jr.l;
+	jreader_open(&jr, path, true);
 	double calls[MAX_KINDS] = { 0 }, handles[MAX_KINDS] = { 0 }, frames = 0;
 	long long t0 = 0, t1 = 0;
-	while (getline(&line, &cap, f) > 0) {
-		l.no++;
-		l.text = line;
-		if (blank(line))
-			continue;
-		jstr(&l, "sync", got, sizeof(got));
+	while (jreader_next(&jr)) {
+		jstr(l, "sync", got, sizeof(got));
 		if (strcmp(got, syncs[sync]))
-			die("%s:%ld: \"sync\" is \"%s\", the file name says \"%s\"", path, l.no, got,
+			die("%s:%ld: \"sync\" is \"%s\", the file name says \"%s\"", path, l->no, got,
 			    syncs[sync]);
-		frames = jnum(&l, "frames");
-		t0 = (long long)jnum(&l, "window_start_ns");
-		t1 = (long long)jnum(&l, "window_end_ns");
+		frames = jnum(l, "frames");
+		t0 = (long long)jnum(l, "window_start_ns");
+		t1 = (long long)jnum(l, "window_end_ns");
 		if (frames < 1 || t1 <= t0)
-			die("%s:%ld: an empty window", path, l.no);
-		r->fps = jnum(&l, "fps");
-		r->busy = jnum(&l, "busy_ns_per_frame");
-		r->idle = jnum(&l, "idle_ns") / (double)(t1 - t0);
-		r->cpu_user = jnum(&l, "cpu_user_ns") / frames;
-		r->cpu_sys = jnum(&l, "cpu_sys_ns") / frames;
-		add_kinds(&l, "syncobj", calls, false);
-		add_kinds(&l, "handles_per_call", handles, true);
+			die("%s:%ld: an empty window", path, l->no);
+		r->fps = jnum(l, "fps");
+		r->busy = jnum(l, "busy_ns_per_frame");
+		r->idle = jnum(l, "idle_ns") / (double)(t1 - t0);
+		r->cpu_user = jnum(l, "cpu_user_ns") / frames;
+		r->cpu_sys = jnum(l, "cpu_sys_ns") / frames;
+		add_kinds(l, "syncobj", calls, false);
+		add_kinds(l, "handles_per_call", handles, true);
 	}
-	fclose(f);
+	jreader_close(&jr);
 	if (!frames)
 		die("%s: no summary line", path);
 
-	if (!(f = fopen(spath, "r")))
-		die("%s: %s", spath, strerror(errno));
-	struct jline sl = { .path = spath };
+	jreader_open(&jr, spath, true);
 	double comp[MAX_KINDS] = { 0 }, presented = 0, commits = 0;
-	while (getline(&line, &cap, f) > 0) {
-		sl.no++;
-		sl.text = line;
-		if (blank(line))
-			continue;
-		jstr(&sl, "type", type, sizeof(type));
+	while (jreader_next(&jr)) {
+		jstr(l, "type", type, sizeof(type));
 		bool is_frame = !strcmp(type, "frame");
 		if (!is_frame && strcmp(type, "commit"))
 			continue;
-		long long t = (long long)jnum(&sl, "t_ns");
+		long long t = (long long)jnum(l, "t_ns");
 		if (t < t0 || t >= t1)
 			continue;
 		if (!is_frame) {
 			commits++;
 			continue;
 		}
-		presented += jbool(&sl, "presented");
-		add_kinds(&sl, "syncobj", comp, false);
+		presented += jbool(l, "presented");
+		add_kinds(l, "syncobj", comp, false);
 	}
-	free(line);
-	fclose(f);
+	jreader_close(&jr);
 	for (int k = 0; k < MAX_KINDS; k++) {
 		r->client_calls[k] = calls[k] / frames;
 		r->comp_calls[k] = comp[k] / frames;
@@ -658,30 +668,23 @@ static double kmalloc_allocs(const char *dir, int kernel, const char *case_name,
 {
 	char path[4096], up[32], ioctl_name[32];
 	format_fit(path, sizeof(path), "%s/kmalloc-%s.json", dir, kernels[kernel]);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	struct jreader r;
+	const struct jline *l = &r.l;
+	if (!jreader_open(&r, path, false))
 		return NAN;
 	size_t i;
 	for (i = 0; case_name[i] && i < sizeof(up) - 1; i++)
 		up[i] = (char)(case_name[i] >= 'a' && case_name[i] <= 'z' ? case_name[i] - 32 : case_name[i]);
 	up[i] = 0;
-	char *line = NULL;
-	size_t cap = 0;
 	double v = NAN;
-	struct jline l = { .path = path };
-	while (getline(&line, &cap, f) > 0) {
-		l.no++;
-		l.text = line;
-		if (blank(line))
-			continue;
-		jstr(&l, "ioctl", ioctl_name, sizeof(ioctl_name));
-		if (!strcmp(ioctl_name, up) && jnum(&l, "count") == handles) {
-			v = jnum(&l, "allocs");
+	while (jreader_next(&r)) {
+		jstr(l, "ioctl", ioctl_name, sizeof(ioctl_name));
+		if (!strcmp(ioctl_name, up) && jnum(l, "count") == handles) {
+			v = jnum(l, "allocs");
 			break;
 		}
 	}
-	free(line);
-	fclose(f);
+	jreader_close(&r);
 	return v;
 }
 
