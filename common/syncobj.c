@@ -46,9 +46,10 @@ int64_t sw_syncobj_timeout_abs(int64_t rel_ns)
 	return rel_ns > INT64_MAX - now ? INT64_MAX : now + rel_ns;
 }
 
-/* The one place an ioctl is issued: timed with the vDSO clock (about 20 ns
- * each side, far below the ~1 us an ioctl costs), retried on EINTR/EAGAIN by
- * drmIoctl, and accounted once however often it restarted. */
+/* The one place an ioctl is issued: timed with the vDSO clock (a small
+ * fraction of an ioctl's cost; docs/bench.md has the measured costs),
+ * retried on EINTR/EAGAIN by drmIoctl, and accounted once however often it
+ * restarted. */
 static int timed_ioctl(struct sw_syncobj_stats *stats, enum sw_syncobj_op op, int fd,
 		       unsigned long request, void *arg)
 {

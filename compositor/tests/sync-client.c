@@ -51,10 +51,10 @@
 
 #define MAX_BUFFERS 8
 #define RELEASE_TIMEOUT_NS 2000000000LL
-/* Presentation timestamps are vblank times the kernel may extrapolate, and
- * the guests here tick at 4 ms: only an image shown clearly before its
- * acquire point counts as a violation. --wait-before-submit delays the
- * signal well beyond this. */
+/* Presentation timestamps are vblank times the kernel may extrapolate from a
+ * coarse clock tick: only an image shown clearly before its acquire point
+ * counts as a violation. --wait-before-submit delays the signal well beyond
+ * this. */
 #define EARLY_TOLERANCE_NS 5000000LL
 
 struct client {

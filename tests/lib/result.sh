@@ -22,7 +22,7 @@ result_suite=${result_suite:-}
 result_passed=0 result_failed=0 result_skipped=0
 
 # json_quote STRING: sets json_quoted to STRING as a JSON string. Most
-# strings need no escape and cost no exec (an exec is ~80 ms in a guest);
+# strings need no escape and cost no exec (each exec is slow in a TCG guest);
 # the others go through awk, which is in every root (mawk in the guests).
 json_quote() {
 	case $1 in
