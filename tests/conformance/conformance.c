@@ -804,29 +804,25 @@ static void release_tests(void)
 		enum { FRAMES = 40, BUFFERS = 2 };
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct sw_buffer *b[BUFFERS];
-		struct ct_timeline *rel[BUFFERS];
-		uint64_t rel_point[BUFFERS] = { 0 };
-		for (int i = 0; i < BUFFERS; i++) {
-			b[i] = ct_buffer(c);
-			rel[i] = ct_timeline(c);
-		}
-		struct ct_timeline *acq = ct_timeline(c);
+		struct ct_chain ch;
+		ct_chain_init(&ch, c, BUFFERS);
 		struct ct_track *last = NULL;
 		for (int frame = 0; frame < FRAMES; frame++) {
 			int i = frame % BUFFERS;
-			if (rel_point[i] && !ct_wait_signalled(c, rel[i], rel_point[i], CT_DEADLINE_MS))
+			uint64_t *point = &ch.release_point[i];
+			if (*point && !ct_wait_signalled(c, ch.release[i], *point, CT_DEADLINE_MS))
 				sw_fail("frame %d: release point %" PRIu64 " of buffer %d not signalled "
 					"within %d ms; a client that relies on release points stalls",
-					frame, rel_point[i], i, CT_DEADLINE_MS);
-			ct_signal(acq, frame + 1);
-			last = ct_commit_buffer(w, b[i], acq, frame + 1, rel[i], ++rel_point[i]);
+					frame, *point, i, CT_DEADLINE_MS);
+			ct_signal(ch.acquire, frame + 1);
+			last = ct_commit_buffer(w, ch.buffer[i], ch.acquire, frame + 1, ch.release[i],
+						++*point);
 			if (frame < FRAMES / 2 && !ct_wait_flag(c, &last->frame_done, CT_DEADLINE_MS))
 				sw_fail("frame %d: no frame callback within %d ms", frame, CT_DEADLINE_MS);
 		}
 		ct_need_presented(c, last, "last frame");
-		ct_note("wl_buffer.release events (not used): %" PRIu64 ", %" PRIu64, b[0]->wl_releases,
-			b[1]->wl_releases);
+		ct_note("wl_buffer.release events (not used): %" PRIu64 ", %" PRIu64,
+			ch.buffer[0]->wl_releases, ch.buffer[1]->wl_releases);
 	}
 }
 

@@ -463,6 +463,18 @@ struct ct_timeline *ct_timeline(struct ct_conn *c)
 	return timeline_import(c, handle, true);
 }
 
+void ct_chain_init(struct ct_chain *chain, struct ct_conn *c, int n)
+{
+	if (n < 1 || n > CT_CHAIN_MAX)
+		sw_fail("a swap chain of %d buffers (1..%d)", n, CT_CHAIN_MAX);
+	*chain = (struct ct_chain){ .n = n };
+	for (int i = 0; i < n; i++) {
+		chain->buffer[i] = ct_buffer(c);
+		chain->release[i] = ct_timeline(c);
+	}
+	chain->acquire = ct_timeline(c);
+}
+
 struct ct_timeline *ct_timeline_import_again(struct ct_timeline *t)
 {
 	/* Not ours to destroy: signals and checks go through t. */

@@ -127,6 +127,19 @@ struct ct_timeline {
 
 /* A fresh timeline syncobj, imported into c. */
 struct ct_timeline *ct_timeline(struct ct_conn *c);
+
+/* An explicit-sync client's swap chain: buffers used in turn, each with a
+ * release timeline and the last release point handed out (0: none yet),
+ * and one acquire timeline for all of them. */
+#define CT_CHAIN_MAX 4
+struct ct_chain {
+	int n;
+	struct sw_buffer *buffer[CT_CHAIN_MAX];
+	struct ct_timeline *release[CT_CHAIN_MAX];
+	uint64_t release_point[CT_CHAIN_MAX];
+	struct ct_timeline *acquire;
+};
+void ct_chain_init(struct ct_chain *chain, struct ct_conn *c, int n);
 /* Another import of t's syncobj (a distinct timeline object). */
 struct ct_timeline *ct_timeline_import_again(struct ct_timeline *t);
 void ct_timeline_destroy_proxy(struct ct_timeline *t);

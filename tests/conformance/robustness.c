@@ -486,20 +486,15 @@ static void flood_tests(void)
 		guard_start(&g);
 		struct ct_conn *c = ct_connect_with_manager();
 		struct ct_window *w = ct_sync_window(c);
-		struct sw_buffer *b[BUFFERS];
-		struct ct_timeline *rel[BUFFERS];
-		uint64_t rel_point[BUFFERS] = { 0 };
-		for (int i = 0; i < BUFFERS; i++) {
-			b[i] = ct_buffer(c);
-			rel[i] = ct_timeline(c);
-		}
-		struct ct_timeline *acq = ct_timeline(c);
-		ct_signal(acq, N);
+		struct ct_chain ch;
+		ct_chain_init(&ch, c, BUFFERS);
+		ct_signal(ch.acquire, N);
 		int64_t start = ct_now_ns(), worst_rt = 0;
 		for (int i = 0; i < N; i++) {
 			int k = i % BUFFERS;
 			/* Buffers are reused without waiting: the flood. */
-			ct_prepare(w, b[k], acq, (uint64_t)i + 1, rel[k], ++rel_point[k]);
+			ct_prepare(w, ch.buffer[k], ch.acquire, (uint64_t)i + 1, ch.release[k],
+				   ++ch.release_point[k]);
 			ct_commit(w);
 			if (i % 100 == 99) {
 				int64_t rt = ct_timed_roundtrip(g.obs);
@@ -516,8 +511,8 @@ static void flood_tests(void)
 		/* All but the displayed buffer's last point must come back. */
 		int shown = (N - 1) % BUFFERS;
 		for (int k = 0; k < BUFFERS; k++) {
-			uint64_t want = k == shown ? rel_point[k] - 1 : rel_point[k];
-			if (want && !ct_wait_signalled(c, rel[k], want, CT_DEADLINE_MS))
+			uint64_t want = ch.release_point[k] - (k == shown);
+			if (want && !ct_wait_signalled(c, ch.release[k], want, CT_DEADLINE_MS))
 				sw_fail("buffer %d: release point %" PRIu64 " not signalled after the flood", k,
 					want);
 		}
