@@ -637,7 +637,8 @@ int main(int argc, char **argv)
 	kt_init("syncobj-kmalloc-count", argc, argv);
 
 	kt_subtest("control-ioctl-allocates-nothing") test_control_ioctl();
-	for (int op = 0; op < OP_N; op++)
+	/* volatile: a failing subtest longjmps back into this loop. */
+	for (volatile int op = 0; op < OP_N; op++)
 		kt_subtest(op_subtests[op]) test_op(op);
 	if (expect_kernel && !strcmp(expect_kernel, "base")) {
 		kt_subtest("expect-base") check_expect(false, false);
