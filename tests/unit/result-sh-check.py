@@ -50,6 +50,15 @@ def shells():
     return found
 
 
+def call(shell, result_sh, fn, *args, cwd=None):
+    """FN ARGS in SHELL after sourcing result.sh: 'STATUS|TEXT', TEXT being what
+    the function left in the variable of its own name."""
+    p = subprocess.run([shell, '-uc', '. "$1"; shift; "$@"; s=$?; eval "v=\\$$1"; '
+                        'printf "%s|%s" $s "$v"', shell, result_sh, fn, *args],
+                       capture_output=True, timeout=60, cwd=cwd)
+    return p.stdout.decode()
+
+
 def run_script(result_sh, shell, lang, kind, suite='suite "q" \\ \t'):
     work = tempfile.mkdtemp()
     try:
@@ -139,10 +148,7 @@ def log_problems(result_sh):
             with open(log, 'w') as f:
                 f.write(text)
             for shell in shells():
-                p = subprocess.run([shell, '-uc', '. "$1"; log_problems "$2"; s=$?; '
-                                    'printf "%s|%s" $s "$log_problems"', shell, result_sh, log],
-                                   capture_output=True, timeout=60)
-                got = p.stdout.decode()
+                got = call(shell, result_sh, 'log_problems', log)
                 check(got == '%d|%s' % (1 if want else 0, want),
                       '%s: %s log: %r, expected %r' % (shell, name, got, want))
     finally:
@@ -164,10 +170,7 @@ def log_lacks(result_sh):
                  ('*.log', 1, "missing '*.log'")]
         for shell in shells():
             for expect, status, want in cases:
-                p = subprocess.run([shell, '-uc', '. "$1"; cd "$4"; log_lacks "$2" "$3"; s=$?; '
-                                    'printf "%s|%s" $s "$log_lacks"', shell, result_sh, log,
-                                    expect, work], capture_output=True, timeout=60)
-                got = p.stdout.decode()
+                got = call(shell, result_sh, 'log_lacks', log, expect, cwd=work)
                 check(got == '%d|%s' % (status, want), '%s: %r: %r, expected %r' %
                       (shell, expect, got, want))
     finally:
@@ -185,20 +188,15 @@ def run_problems(result_sh):
                   "exit status 124; missing '(0 alive)'; fd leak reported")]
         for shell in shells():
             for status, expect, rc, want in cases:
-                p = subprocess.run([shell, '-uc', '. "$1"; run_problems "$2" "$3" "$4"; s=$?; '
-                                    'printf "%s|%s" $s "$run_problems"', shell, result_sh, log,
-                                    status, expect], capture_output=True, timeout=60)
-                got = p.stdout.decode()
+                got = call(shell, result_sh, 'run_problems', log, status, expect)
                 check(got == '%d|%s' % (rc, want), '%s: %r: %r, expected %r' %
                       (shell, expect, got, want))
         os.remove(log)
         with open(log, 'w') as f:
             f.write('all checks passed\n')
         for shell in shells():
-            p = subprocess.run([shell, '-uc', '. "$1"; run_problems "$2" 0 "all checks passed"; '
-                                's=$?; printf "%s|%s" $s "$run_problems"', shell, result_sh, log],
-                               capture_output=True, timeout=60)
-            check(p.stdout == b'0|', '%s: a clean run: %r' % (shell, p.stdout))
+            got = call(shell, result_sh, 'run_problems', log, '0', 'all checks passed')
+            check(got == '0|', '%s: a clean run: %r' % (shell, got))
     finally:
         shutil.rmtree(work)
 
