@@ -859,6 +859,27 @@ static void micro_verdicts(int m, struct stats_boot_verdict *v)
 		v[index[j]] = family[j];
 }
 
+/* The median of n per-boot values (n ≤ MAX_RUNS), leaving them as they are. */
+static double median_of(const double *v, int n)
+{
+	double tmp[MAX_RUNS];
+	memcpy(tmp, v, sizeof(double) * (size_t)n);
+	stats_sort(tmp, (size_t)n);
+	return stats_median(tmp, (size_t)n);
+}
+
+/* The icount cost per call of kind with handles on kernel k: the median of
+ * the case's per-boot medians; NaN when the microbenchmark has no such case. */
+static double icount_cost(const char *kind, unsigned handles, int k)
+{
+	for (int i = 0; i < ncases; i++) {
+		const struct micro_case *c = &cases[i];
+		if (!strcmp(c->name, kind) && c->handles == handles && has_mode(c, ICOUNT))
+			return median_of(c->s[ICOUNT][k].run_median, c->s[ICOUNT][k].runs);
+	}
+	return NAN;
+}
+
 /* The median over boots of the case's median divided by the same boot's
  * floor median; NaN without a floor. */
 static double floor_ratio(const struct micro_case *c, int m, int k)
@@ -866,9 +887,7 @@ static double floor_ratio(const struct micro_case *c, int m, int k)
 	double v[MAX_RUNS];
 	if (!floor_case())
 		return NAN;
-	int n = boot_values(c, m, k, true, v);
-	stats_sort(v, n);
-	return stats_median(v, n);
+	return median_of(v, boot_values(c, m, k, true, v));
 }
 
 /* "name/handles on kernel" of cases[i], or "–" when there is no case (i < 0). */
@@ -1124,14 +1143,6 @@ static int offload_values(int k, int sync, size_t field, double *out)
 	return os->runs;
 }
 
-static double median_of(const double *v, int n)
-{
-	double tmp[MAX_RUNS];
-	memcpy(tmp, v, sizeof(double) * (size_t)n);
-	stats_sort(tmp, (size_t)n);
-	return stats_median(tmp, (size_t)n);
-}
-
 /* Mean over every run of both kernels of one sync mode of a per-kind call
  * rate (client or compositor). */
 static double mean_calls(int sync, int kind, bool client)
@@ -1143,18 +1154,6 @@ static double mean_calls(int sync, int kind, bool client)
 			sum += client ? offload[k][sync].run[i].client_calls[kind] :
 					offload[k][sync].run[i].comp_calls[kind];
 	return n ? sum / n : 0;
-}
-
-/* The icount cost per call of kind with handles on kernel k: the median of
- * the case's per-boot medians; NaN when the microbenchmark has no such case. */
-static double icount_cost(const char *kind, unsigned handles, int k)
-{
-	for (int i = 0; i < ncases; i++) {
-		const struct micro_case *c = &cases[i];
-		if (!strcmp(c->name, kind) && c->handles == handles && has_mode(c, ICOUNT))
-			return median_of(c->s[ICOUNT][k].run_median, c->s[ICOUNT][k].runs);
-	}
-	return NAN;
 }
 
 /* A run's syncobj calls per frame, "kind N.NNN, ...", or "none". */
@@ -1392,8 +1391,8 @@ static void write_frame_runs(FILE *md)
 }
 
 /* The compositor's syncobj work per frame in instructions: its calls per
- * frame by kind (all frame runs of both kernels) times the icount cost per
- * call with one handle, for each kernel. */
+ * frame by kind (all frame runs of both kernels) times icount_cost() with one
+ * handle, as in the offload consistency check, for each kernel. */
 static void write_frame_instructions(FILE *md)
 {
 	double per_frame[6] = { 0 }, est[2] = { 0, 0 };
@@ -1404,22 +1403,18 @@ static void write_frame_instructions(FILE *md)
 				per_frame[kk] += frames[k].run[i].kind_per_frame[kk];
 	bool ok = nr > 0;
 	fprintf(md, "Compositor syncobj work per frame, in instructions: calls per frame by kind "
-		    "(mean over all frame runs) × the icount median per call with 1 handle.\n\n"
+		    "(mean over all frame runs) × the icount cost per call with 1 handle (the median "
+		    "of its per-boot medians).\n\n"
 		    "| ioctl | calls/frame | base instr/call | patched instr/call |\n|---|--:|--:|--:|\n");
 	for (int kk = 0; ok && kk < 6; kk++) {
 		per_frame[kk] /= nr;
 		if (per_frame[kk] <= 0)
 			continue;
-		const struct micro_case *mc = NULL;
-		for (int i = 0; i < ncases; i++)
-			if (!strcmp(cases[i].name, array_kinds[kk]) && cases[i].handles == 1)
-				mc = &cases[i];
-		if (!mc || !has_mode(mc, ICOUNT)) {
+		double cb = icount_cost(array_kinds[kk], 1, 0), cp = icount_cost(array_kinds[kk], 1, 1);
+		if (isnan(cb) || isnan(cp)) {
 			ok = false;
 			break;
 		}
-		double cb = stats_median(mc->s[ICOUNT][0].pooled.v, mc->s[ICOUNT][0].pooled.n);
-		double cp = stats_median(mc->s[ICOUNT][1].pooled.v, mc->s[ICOUNT][1].pooled.n);
 		est[0] += per_frame[kk] * cb;
 		est[1] += per_frame[kk] * cp;
 		fprintf(md, "| %s | %.2f | %.0f | %.0f |\n", array_kinds[kk], per_frame[kk], cb, cp);
