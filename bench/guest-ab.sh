@@ -16,6 +16,8 @@
 #   SYNCWAY_BENCH_OFFLOAD_SECS measured window of each offload run (guest s;
 #                              0 = none), after SYNCWAY_BENCH_OFFLOAD_WARMUP
 #                              (default 2)
+#   SYNCWAY_BENCH_OFFLOAD_OUTPUT  headless mode of the offload runs
+#                              (default 64x64@60)
 set -u
 mode=$1 kernel=$2 round=$3 out=$4
 mkdir -p "$out"
