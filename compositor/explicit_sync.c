@@ -11,9 +11,11 @@
  *     registered with SYNCOBJ_EVENTFD (flags 0: signalled, which also covers
  *     points that materialize later) wakes the event loop, which unlocks.
  *   the buffer's last user lets go (wlr_buffer "release": texture destroyed,
- *     scanout flipped away, surface gone, or never shown at all) and every
- *     frame committed until then has retired: TIMELINE_SIGNAL the release
- *     point from the CPU.
+ *     scanout flipped away, surface gone, or never shown at all): with
+ *     pixman, which has read it by then, TIMELINE_SIGNAL the release point
+ *     from the CPU; with a GPU renderer, import the fence of the render jobs
+ *     submitted so far into the release point, so that it signals when the
+ *     GPU is done reading (render_fence below).
  * Points travel with their commit as wlr_surface_synced state, so they are
  * double-buffered like the rest of wl_surface state. All ioctls go through
  * common/syncobj.c and are accounted in server->syncobj_stats. */
@@ -26,7 +28,11 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/dma-buf.h>
+#include <linux/sync_file.h>
+#include <poll.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_buffer.h>
@@ -51,6 +57,16 @@ struct sw_explicit_sync {
 	/* Whether rendering may still be running after the output commit
 	 * (GPU renderers); pixman has finished reading when it returns. */
 	bool release_after_frames;
+	/* A sync_file that signals once every fenced render job submitted so
+	 * far has finished: the fences of the frames' render targets, merged.
+	 * -1 before the first fenced frame. */
+	int render_fence;
+	/* The number of the newest frame whose render target had no pending
+	 * fence (none at all, or already signalled when the frame was
+	 * submitted: a CPU rasteriser, or a driver without implicit fences).
+	 * Nothing but its retiring says such a frame is done reading. */
+	uint64_t unfenced_frame;
+	bool unfenced_logged;
 
 	struct wl_list waits;    /* sw_acquire_wait.link, oldest first */
 	struct wl_list releases; /* sw_release.link */
@@ -214,11 +230,39 @@ static void release_signal(struct sw_release *release)
 	release_destroy(release);
 }
 
-/* The buffer is no longer referenced. With a GPU renderer the frames that
- * might have read it (all committed so far) may still be rendering, so the
- * signal waits until they retire (presented or dropped). pixman reads while
- * building the frame, so by now it is done: no wait, no extra latency.
- * Scanout needs nothing here: the backend holds a buffer lock until it has
+/* The release point signals when the GPU has finished every render job that
+ * might have sampled the buffer. The wlr_buffer "release" that got us here
+ * comes from the CPU: GLES2 only flushes, the headless backend reports
+ * "presented" right after the commit, a failed output commit or the retire
+ * timeout never waited for anything. Only the render target's fence knows,
+ * so the point takes it; the CPU signals only when no frame had one. */
+static void release_finish(struct sw_release *release)
+{
+	struct sw_explicit_sync *sync = release->sync;
+	if (sync->render_fence < 0) {
+		release_signal(release);
+		return;
+	}
+	if (sw_syncobj_point_import_sync_file(sync->stats, sync->drm_fd, release->timeline->handle,
+					      release->point, sync->render_fence) != 0) {
+		sync->counters.release_errors++;
+		wlr_log_errno(WLR_ERROR, "explicit sync: cannot import the render fence into "
+			      "release point %" PRIu64 " of timeline@%u; signalling it from the CPU",
+			      release->point, release->timeline->resource_id);
+		release_signal(release);
+		return;
+	}
+	sync->counters.releases_signalled++;
+	sync->counters.releases_fenced++;
+	release_destroy(release);
+}
+
+/* The buffer is no longer referenced. pixman reads while building the
+ * frame, so by now it is done: the CPU signals, no extra latency. With a GPU
+ * renderer the frames that might have read it (all committed so far) may
+ * still be rendering: release_finish() hands the point their render fence,
+ * after the frames that had none have retired (presented or dropped).
+ * Scanout needs nothing more: the backend holds a buffer lock until it has
  * flipped away from it. */
 static void release_buffer_gone(struct sw_release *release)
 {
@@ -228,9 +272,17 @@ static void release_buffer_gone(struct sw_release *release)
 	wl_list_remove(&release->buffer_destroy.link);
 	wl_list_init(&release->buffer_destroy.link);
 	release->buffer = NULL;
-	release->barrier = server->frames_committed;
-	if (!release->sync->release_after_frames || server_frames_retired(server) >= release->barrier)
+	if (!release->sync->release_after_frames) {
 		release_signal(release);
+		return;
+	}
+	/* An unfenced frame whose commit failed never got its number; the
+	 * frames committed so far bound the wait then. */
+	release->barrier = release->sync->unfenced_frame;
+	if (release->barrier > server->frames_committed)
+		release->barrier = server->frames_committed;
+	if (server_frames_retired(server) >= release->barrier)
+		release_finish(release);
 	else
 		release->sync->counters.releases_deferred++;
 }
@@ -256,7 +308,7 @@ static void handle_frames_retired(struct wl_listener *listener, void *data)
 	struct sw_release *release, *tmp;
 	wl_list_for_each_safe(release, tmp, &sync->releases, link) {
 		if (!release->buffer && release->barrier <= retired)
-			release_signal(release);
+			release_finish(release);
 	}
 }
 
@@ -279,6 +331,66 @@ static bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buf
 	wl_signal_add(&buffer->events.destroy, &release->buffer_destroy);
 	wl_list_insert(sync->releases.prev, &release->link);
 	return true;
+}
+
+/* A fence that signals when the writes to buffer are done, or -1. */
+static int buffer_write_fence(struct wlr_buffer *buffer, const char **why)
+{
+	/* The fences a reader waits for are the writers': DMA_BUF_SYNC_READ
+	 * asks for exactly those. */
+	struct wlr_dmabuf_attributes dmabuf;
+	struct dma_buf_export_sync_file export = { .flags = DMA_BUF_SYNC_READ, .fd = -1 };
+	if (!wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
+		*why = "the render target is not a dmabuf";
+		return -1;
+	}
+	if (ioctl(dmabuf.fd[0], DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &export) != 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	struct pollfd pfd = { .fd = export.fd, .events = POLLIN };
+	if (poll(&pfd, 1, 0) != 0) {
+		*why = "its fence was signalled when the frame was submitted";
+		close(export.fd);
+		return -1;
+	}
+	return export.fd;
+}
+
+void sw_explicit_sync_frame_rendered(struct sw_explicit_sync *sync, struct wlr_buffer *target)
+{
+	if (!sync->release_after_frames)
+		return;
+	const char *why = NULL;
+	int fence = buffer_write_fence(target, &why);
+	if (fence < 0) {
+		/* The frame being committed gets the next number. */
+		sync->unfenced_frame = sync->server->frames_committed + 1;
+		if (!sync->unfenced_logged)
+			wlr_log(WLR_INFO, "explicit sync: a frame without a render fence (%s): "
+				"releases after it wait for it to be presented", why);
+		sync->unfenced_logged = true;
+		return;
+	}
+	if (sync->render_fence < 0) {
+		sync->render_fence = fence;
+		return;
+	}
+	/* Merging keeps the newest fence per GPU context and drops signalled
+	 * ones, so the merged fence stays small however long syncway runs, and
+	 * covers every queue a frame was rendered on. */
+	struct sync_merge_data merge = { .name = "syncway-render", .fd2 = fence };
+	if (ioctl(sync->render_fence, SYNC_IOC_MERGE, &merge) == 0) {
+		close(sync->render_fence);
+		sync->render_fence = merge.fence;
+	} else {
+		/* The older jobs finish before this one on the same queue; with
+		 * several queues this is the best left to do. */
+		wlr_log_errno(WLR_ERROR, "explicit sync: SYNC_IOC_MERGE of render fences");
+		close(sync->render_fence);
+		sync->render_fence = dup(fence);
+	}
+	close(fence);
 }
 
 /* --- acquire points ------------------------------------------------------ */
@@ -782,6 +894,7 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
 	sync->drm_fd = server->drm_fd;
 	sync->stats = &server->syncobj_stats;
 	sync->release_after_frames = !server_renderer_is_pixman(server->renderer);
+	sync->render_fence = -1;
 	wl_list_init(&sync->waits);
 	wl_list_init(&sync->releases);
 	sync->global = wl_global_create(server->display, &wp_linux_drm_syncobj_manager_v1_interface,
@@ -808,7 +921,8 @@ void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_
 		sync->counters.waits_cancelled++;
 		wait_destroy(wait);
 	}
-	/* Nothing renders any more: released buffers' points can go now.
+	/* Nothing renders any more: released buffers' points can go now
+	 * (on the render fence where there is one).
 	 * Buffers still referenced (by what, at this point?) are dropped
 	 * without a signal, since nothing guarantees they are unused. */
 	size_t unreleased = 0;
@@ -818,7 +932,7 @@ void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_
 			unreleased++;
 			release_destroy(release);
 		} else {
-			release_signal(release);
+			release_finish(release);
 		}
 	}
 	if (unreleased)
@@ -829,6 +943,8 @@ void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_
 			(unsigned long long)sync->counters.timelines_live);
 	if (final)
 		*final = sync->counters;
+	if (sync->render_fence >= 0)
+		close(sync->render_fence);
 	free(sync);
 }
 
@@ -836,11 +952,13 @@ void sw_explicit_sync_counters_print(FILE *f, const struct sw_explicit_sync_coun
 {
 	fprintf(f, "syncway: explicit sync: %llu timelines imported (%llu alive), %llu commits "
 		"(%llu ready at commit, %llu waited, %llu waits cancelled), %llu release points "
-		"signalled (%llu after frames retired, %llu errors), %llu protocol errors\n",
+		"signalled (%llu on render fences, %llu after frames retired, %llu errors), "
+		"%llu protocol errors\n",
 		(unsigned long long)c->timelines_imported, (unsigned long long)c->timelines_live,
 		(unsigned long long)c->commits, (unsigned long long)c->acquire_ready,
 		(unsigned long long)c->acquire_waited, (unsigned long long)c->waits_cancelled,
-		(unsigned long long)c->releases_signalled, (unsigned long long)c->releases_deferred,
+		(unsigned long long)c->releases_signalled, (unsigned long long)c->releases_fenced,
+		(unsigned long long)c->releases_deferred,
 		(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors);
 }
 
@@ -856,6 +974,7 @@ static const struct {
 	{ "acquire_waited", offsetof(struct sw_explicit_sync_counters, acquire_waited) },
 	{ "waits_cancelled", offsetof(struct sw_explicit_sync_counters, waits_cancelled) },
 	{ "releases_signalled", offsetof(struct sw_explicit_sync_counters, releases_signalled) },
+	{ "releases_fenced", offsetof(struct sw_explicit_sync_counters, releases_fenced) },
 	{ "releases_deferred", offsetof(struct sw_explicit_sync_counters, releases_deferred) },
 	{ "release_errors", offsetof(struct sw_explicit_sync_counters, release_errors) },
 	{ "protocol_errors", offsetof(struct sw_explicit_sync_counters, protocol_errors) },

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 struct sw_server;
+struct wlr_buffer;
 
 struct sw_explicit_sync_counters {
 	uint64_t timelines_imported, timelines_live;
@@ -14,7 +15,10 @@ struct sw_explicit_sync_counters {
 	uint64_t acquire_ready;    /* ... whose acquire point was already signalled */
 	uint64_t acquire_waited;   /* ... that waited on an eventfd */
 	uint64_t waits_cancelled;  /* waits dropped because the surface went away */
-	uint64_t releases_signalled, releases_deferred, release_errors;
+	uint64_t releases_signalled;
+	uint64_t releases_fenced;   /* ... from a render fence (GPU renderers) */
+	uint64_t releases_deferred; /* ... after waiting for frames to retire */
+	uint64_t release_errors;
 	uint64_t protocol_errors;
 };
 
@@ -27,6 +31,11 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server);
  * frames to retire, then frees everything. The final counters go to
  * *final when it is not NULL. */
 void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_sync_counters *final);
+
+/* A frame was rendered into target and is about to be committed (the
+ * output's precommit): its render job's fence joins the one release points
+ * import. Does nothing with pixman, whose reads are over by then. */
+void sw_explicit_sync_frame_rendered(struct sw_explicit_sync *sync, struct wlr_buffer *target);
 
 /* The counters as one line on f, and as a JSON object (the "explicit_sync"
  * of the --stats summary; keys: docs/compositor.md). */

@@ -10,6 +10,7 @@
 #include <wlr/util/log.h>
 
 #include "clock.h"
+#include "explicit_sync.h"
 #include "frame_stats.h"
 #include "server.h"
 
@@ -63,10 +64,16 @@ static int handle_retire_timeout(void *data)
 static void handle_precommit(struct wl_listener *listener, void *data)
 {
 	struct sw_output *output = wl_container_of(listener, output, precommit);
+	const struct wlr_output_event_precommit *event = data;
 	/* wlr_scene_output_commit() renders, then commits: the precommit event
 	 * sits between the two, so it splits render time from commit time. */
-	if (output->in_frame)
-		output->precommit_ns = sw_clock_ns(CLOCK_MONOTONIC);
+	if (!output->in_frame)
+		return;
+	output->precommit_ns = sw_clock_ns(CLOCK_MONOTONIC);
+	/* Taken here rather than after the commit: a frame whose commit fails
+	 * was rendered all the same, and may have read client buffers. */
+	if (output->server->explicit_sync && (event->state->committed & WLR_OUTPUT_STATE_BUFFER))
+		sw_explicit_sync_frame_rendered(output->server->explicit_sync, event->state->buffer);
 }
 
 static void handle_frame(struct wl_listener *listener, void *data)
