@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "linux-dmabuf-v1-client-protocol.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
+#include "fifo-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -71,6 +72,8 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 	} else if (strcmp(interface, wp_linux_drm_syncobj_manager_v1_interface.name) == 0) {
 		d->syncobj_manager = wl_registry_bind(registry, name,
 						      &wp_linux_drm_syncobj_manager_v1_interface, 1);
+	} else if (strcmp(interface, wp_fifo_manager_v1_interface.name) == 0) {
+		d->fifo_manager = wl_registry_bind(registry, name, &wp_fifo_manager_v1_interface, 1);
 	} else if (strcmp(interface, wp_presentation_interface.name) == 0) {
 		d->presentation = wl_registry_bind(registry, name, &wp_presentation_interface, 1);
 		wp_presentation_add_listener(d->presentation, &presentation_listener, d);
@@ -107,6 +110,8 @@ void sw_display_destroy(struct sw_display *d)
 		wp_linux_drm_syncobj_manager_v1_destroy(d->syncobj_manager);
 	if (d->presentation)
 		wp_presentation_destroy(d->presentation);
+	if (d->fifo_manager)
+		wp_fifo_manager_v1_destroy(d->fifo_manager);
 	if (d->dmabuf)
 		zwp_linux_dmabuf_v1_destroy(d->dmabuf);
 	if (d->wm_base)

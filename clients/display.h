@@ -35,6 +35,7 @@ struct sw_display {
 	struct wp_linux_drm_syncobj_manager_v1 *syncobj_manager;
 	struct wp_presentation *presentation;
 	clockid_t presentation_clock;
+	struct wp_fifo_manager_v1 *fifo_manager; /* NULL: not offered */
 };
 
 /* Connects to the display name ($WAYLAND_DISPLAY for NULL) and binds the

@@ -30,6 +30,7 @@
 
 #include "drm_device.h"
 #include "explicit_sync.h"
+#include "fifo.h"
 #include "frame_stats.h"
 #include "renderer.h"
 #include "server.h"
@@ -354,6 +355,11 @@ int main(int argc, char *argv[])
 	if (!server.frame_stats)
 		return 1;
 	setup_explicit_sync(&server, where);
+	server.fifo = sw_fifo_manager_create(&server);
+	if (!server.fifo) {
+		fprintf(stderr, "syncway: cannot create the fifo-v1 global\n");
+		return 1;
+	}
 
 	server.new_output.notify = handle_new_output;
 	wl_signal_add(&server.backend->events.new_output, &server.new_output);
@@ -398,6 +404,17 @@ int main(int argc, char *argv[])
 		sw_explicit_sync_counters_print(stderr, &counters);
 		sw_frame_stats_explicit_sync_done(server.frame_stats, &counters);
 	}
+	struct sw_fifo_counters fifo_counters;
+	sw_fifo_manager_destroy(server.fifo, &fifo_counters);
+	server.fifo = NULL;
+	fprintf(stderr, "syncway: fifo: %llu barriers set (%llu cleared without a refresh), "
+		"%llu commits held, %llu released, %llu waits ignored, %llu protocol errors\n",
+		(unsigned long long)fifo_counters.barriers_set,
+		(unsigned long long)fifo_counters.barriers_timed_out,
+		(unsigned long long)fifo_counters.commits_held,
+		(unsigned long long)fifo_counters.commits_released,
+		(unsigned long long)fifo_counters.waits_ignored,
+		(unsigned long long)fifo_counters.protocol_errors);
 	sw_frame_stats_mark_fds(server.frame_stats, true);
 	input_finish(&server);
 	wlr_scene_node_destroy(&server.scene->tree.node);

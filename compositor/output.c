@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "explicit_sync.h"
+#include "fifo.h"
 #include "frame_stats.h"
 #include "server.h"
 
@@ -89,6 +90,9 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	bool ok = wlr_scene_output_commit(output->scene_output, NULL);
 	output->in_frame = false;
 	int64_t end = sw_clock_ns(CLOCK_MONOTONIC);
+	/* The frame has latched what it shows: fifo barriers on it clear, and
+	 * the commits they held apply for the next one. */
+	sw_fifo_output_latched(server->fifo, wlr_output);
 
 	if (!ok)
 		wlr_log(WLR_ERROR, "%s: failed to commit a frame", wlr_output->name);

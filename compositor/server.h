@@ -12,6 +12,7 @@
 #include "syncobj.h"
 
 struct sw_explicit_sync;
+struct sw_fifo_manager;
 struct sw_frame_stats;
 struct sw_output_stats;
 struct wlr_surface;
@@ -53,6 +54,7 @@ struct sw_server {
 	 * frame statistics take per-frame differences of it. */
 	struct sw_syncobj_stats syncobj_stats;
 	struct sw_explicit_sync *explicit_sync; /* NULL: protocol not offered */
+	struct sw_fifo_manager *fifo;
 	struct sw_frame_stats *frame_stats;
 
 	struct wl_list outputs; /* sw_output.link */

@@ -1,0 +1,224 @@
+/* Frame-pacing protocol conformance: one subtest per rule of fifo-v1 (the
+ * table is in docs/conformance.md). Runs against the compositor of
+ * $WAYLAND_DISPLAY, syncway or any other:
+ *
+ *   pacing-conformance [--list] [--run GLOB] [--json FILE]
+ *
+ * A compositor without wp_fifo_manager_v1 gets every subtest skipped.
+ * Whether a commit waited for a refresh is read from presentation feedback:
+ * a content update that set a barrier must be presented (not discarded)
+ * before the one that waited on it, at an earlier refresh. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "ct.h"
+#include "fifo-v1-client-protocol.h"
+
+#define FIFO_MANAGER_IFACE (&wp_fifo_manager_v1_interface)
+#define FIFO_IFACE (&wp_fifo_v1_interface)
+
+static struct wp_fifo_manager_v1 *need_fifo_manager(struct ct_conn *c)
+{
+	if (!c->d->fifo_manager)
+		sw_skip("the compositor does not offer wp_fifo_manager_v1");
+	return c->d->fifo_manager;
+}
+
+static struct wp_fifo_v1 *get_fifo(struct ct_window *w)
+{
+	return wp_fifo_manager_v1_get_fifo(need_fifo_manager(w->c), w->win.surface);
+}
+
+/* A toplevel with a fifo object, showing a first buffer (so that it is on
+ * an output: the protocol lets compositors ignore the constraint for
+ * surfaces they do not update). */
+static struct ct_window *shown_toplevel(struct ct_conn *c, struct wp_fifo_v1 **fifo)
+{
+	struct ct_window *w = ct_toplevel(c);
+	*fifo = get_fifo(w);
+	ct_need_presented(c, ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0), "first buffer");
+	return w;
+}
+
+static void need_settled(struct ct_conn *c, struct ct_track *t, const char *what)
+{
+	if (!ct_wait_settled(c, t, CT_DEADLINE_MS))
+		sw_fail("%s: no presentation feedback within %d ms", what, CT_DEADLINE_MS);
+}
+
+/* a, carrying set_barrier, must have been shown for a refresh of its own
+ * before b, which waited on the barrier. */
+static void need_shown_in_order(struct ct_conn *c, struct ct_track *a, struct ct_track *b,
+				const char *what)
+{
+	need_settled(c, a, what);
+	need_settled(c, b, what);
+	if (!a->presented)
+		sw_fail("%s: the update that set the barrier was discarded, not shown for a refresh", what);
+	if (!b->presented)
+		sw_fail("%s: the update that waited on the barrier was not presented", what);
+	if (b->presented_ns <= a->presented_ns)
+		sw_fail("%s: both updates were presented at the same refresh (%" PRId64 " ns)", what,
+			a->presented_ns);
+}
+
+static void object_tests(void)
+{
+	ct_subtest("fifo-get-fifo-twice-is-already-exists")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		get_fifo(w);
+		get_fifo(w);
+		ct_expect_error(c, FIFO_MANAGER_IFACE, c->d->fifo_manager,
+				WP_FIFO_MANAGER_V1_ERROR_ALREADY_EXISTS, "a second get_fifo for a surface");
+	}
+
+	ct_subtest("fifo-get-fifo-again-after-destroy")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		wp_fifo_v1_destroy(get_fifo(w));
+		get_fifo(w);
+		ct_roundtrip(c);
+	}
+
+	ct_subtest("fifo-set-barrier-after-surface-destroyed-is-error")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_fifo_v1 *fifo = get_fifo(w);
+		ct_destroy_surface(w);
+		wp_fifo_v1_set_barrier(fifo);
+		ct_expect_error(c, FIFO_IFACE, fifo, WP_FIFO_V1_ERROR_SURFACE_DESTROYED,
+				"set_barrier after the wl_surface was destroyed");
+	}
+
+	ct_subtest("fifo-wait-barrier-after-surface-destroyed-is-error")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_fifo_v1 *fifo = get_fifo(w);
+		ct_destroy_surface(w);
+		wp_fifo_v1_wait_barrier(fifo);
+		ct_expect_error(c, FIFO_IFACE, fifo, WP_FIFO_V1_ERROR_SURFACE_DESTROYED,
+				"wait_barrier after the wl_surface was destroyed");
+	}
+
+	ct_subtest("fifo-destroy-keeps-committed-state")
+	{
+		struct ct_conn *c = ct_connect();
+		struct wp_fifo_v1 *fifo;
+		struct ct_window *w = shown_toplevel(c, &fifo);
+		wp_fifo_v1_set_barrier(fifo);
+		struct ct_track *a = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		wp_fifo_v1_wait_barrier(fifo);
+		wp_fifo_v1_destroy(fifo);
+		struct ct_track *b = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		need_shown_in_order(c, a, b, "wait_barrier requested, then wp_fifo_v1.destroy, then commit");
+	}
+}
+
+static void barrier_tests(void)
+{
+	ct_subtest("fifo-wait-barrier-holds-until-refresh")
+	{
+		struct ct_conn *c = ct_connect();
+		struct wp_fifo_v1 *fifo;
+		struct ct_window *w = shown_toplevel(c, &fifo);
+		wp_fifo_v1_set_barrier(fifo);
+		struct ct_track *a = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		wp_fifo_v1_wait_barrier(fifo);
+		struct ct_track *b = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		need_shown_in_order(c, a, b, "set_barrier commit, then wait_barrier commit at once");
+	}
+
+	/* What Mesa's WSI does in FIFO mode: every commit sets a barrier and
+	 * waits on the previous one, so each image is shown for a refresh. */
+	ct_subtest("fifo-barrier-set-and-waited-in-one-commit")
+	{
+		struct ct_conn *c = ct_connect();
+		struct wp_fifo_v1 *fifo;
+		struct ct_window *w = shown_toplevel(c, &fifo);
+		struct ct_track *t[5];
+		for (int i = 0; i < 5; i++) {
+			wp_fifo_v1_set_barrier(fifo);
+			wp_fifo_v1_wait_barrier(fifo);
+			t[i] = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		}
+		for (int i = 1; i < 5; i++) {
+			char what[64];
+			snprintf(what, sizeof(what), "commits %d and %d of 5, back to back", i, i + 1);
+			need_shown_in_order(c, t[i - 1], t[i], what);
+		}
+	}
+
+	/* Without wait_barrier a barrier holds nothing back: the second of two
+	 * back-to-back commits replaces the first before it is shown. */
+	ct_subtest("fifo-set-barrier-alone-holds-nothing")
+	{
+		struct ct_conn *c = ct_connect();
+		struct wp_fifo_v1 *fifo;
+		struct ct_window *w = shown_toplevel(c, &fifo);
+		wp_fifo_v1_set_barrier(fifo);
+		struct ct_track *a = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		struct ct_track *b = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		need_settled(c, a, "set_barrier commit");
+		need_settled(c, b, "plain commit after it");
+		if (!b->presented)
+			sw_fail("the plain commit after a set_barrier commit was not presented");
+		if (a->presented && b->presented_ns > a->presented_ns)
+			ct_note("both shown at their own refresh (the compositor was idle in between)");
+	}
+
+	/* The protocol: a compositor may ignore the constraint for a surface it
+	 * does not update. A role-less surface is never shown; a commit that
+	 * waits on its barrier must still apply, or the client hangs. Applied
+	 * is seen through explicit sync: the replaced buffer's release point. */
+	ct_subtest("fifo-hidden-surface-does-not-wait")
+	{
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_bare_surface(c);
+		ct_get_sync(w);
+		struct wp_fifo_v1 *fifo = get_fifo(w);
+		struct ct_timeline *acq = ct_timeline(c), *rel_a = ct_timeline(c), *rel_b = ct_timeline(c);
+		ct_signal(acq, 2);
+		wp_fifo_v1_set_barrier(fifo);
+		ct_prepare(w, ct_buffer(c), acq, 1, rel_a, 1);
+		ct_commit(w);
+		wp_fifo_v1_wait_barrier(fifo);
+		ct_prepare(w, ct_buffer(c), acq, 2, rel_b, 1);
+		ct_commit(w);
+		/* Promptly: a barrier that only a timeout clears is not ignored. */
+		if (!ct_wait_signalled(c, rel_a, 1, ct_ms(500)))
+			sw_fail("the wait_barrier commit of a surface on no output did not apply within %d ms "
+				"(the first buffer was not released)", ct_ms(500));
+	}
+
+	/* A commit held by its acquire point sets the barrier when it applies;
+	 * the wait_barrier commit queued behind it must not apply with it. */
+	ct_subtest("fifo-wait-barrier-behind-held-acquire")
+	{
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
+		struct wp_fifo_v1 *fifo = get_fifo(w);
+		struct ct_timeline *acq = ct_timeline(c);
+		ct_show(w, ct_buffer(c), acq, 1, ct_timeline(c), 1);
+		wp_fifo_v1_set_barrier(fifo);
+		struct ct_track *a = ct_commit_buffer(w, ct_buffer(c), acq, 2, ct_timeline(c), 1);
+		wp_fifo_v1_wait_barrier(fifo);
+		struct ct_track *b = ct_commit_buffer(w, ct_buffer(c), acq, 3, ct_timeline(c), 1);
+		ct_expect_not_applied(c, a, "set_barrier commit with an unsignalled acquire point");
+		ct_signal(acq, 3);
+		need_shown_in_order(c, a, b, "acquire point of the set_barrier commit signalled late");
+	}
+}
+
+int main(int argc, char **argv)
+{
+	sw_test_init("pacing-conformance", argc, argv);
+	object_tests();
+	barrier_tests();
+	ct_end();
+	return sw_test_exit();
+}
