@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "linux-dmabuf-v1-client-protocol.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
+#include "commit-timing-v1-client-protocol.h"
 #include "fifo-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -72,6 +73,9 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 	} else if (strcmp(interface, wp_linux_drm_syncobj_manager_v1_interface.name) == 0) {
 		d->syncobj_manager = wl_registry_bind(registry, name,
 						      &wp_linux_drm_syncobj_manager_v1_interface, 1);
+	} else if (strcmp(interface, wp_commit_timing_manager_v1_interface.name) == 0) {
+		d->commit_timing_manager = wl_registry_bind(registry, name,
+							    &wp_commit_timing_manager_v1_interface, 1);
 	} else if (strcmp(interface, wp_fifo_manager_v1_interface.name) == 0) {
 		d->fifo_manager = wl_registry_bind(registry, name, &wp_fifo_manager_v1_interface, 1);
 	} else if (strcmp(interface, wp_presentation_interface.name) == 0) {
@@ -112,6 +116,8 @@ void sw_display_destroy(struct sw_display *d)
 		wp_presentation_destroy(d->presentation);
 	if (d->fifo_manager)
 		wp_fifo_manager_v1_destroy(d->fifo_manager);
+	if (d->commit_timing_manager)
+		wp_commit_timing_manager_v1_destroy(d->commit_timing_manager);
 	if (d->dmabuf)
 		zwp_linux_dmabuf_v1_destroy(d->dmabuf);
 	if (d->wm_base)

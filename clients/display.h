@@ -36,6 +36,7 @@ struct sw_display {
 	struct wp_presentation *presentation;
 	clockid_t presentation_clock;
 	struct wp_fifo_manager_v1 *fifo_manager; /* NULL: not offered */
+	struct wp_commit_timing_manager_v1 *commit_timing_manager; /* NULL: not offered */
 };
 
 /* Connects to the display name ($WAYLAND_DISPLAY for NULL) and binds the

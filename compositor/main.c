@@ -29,6 +29,7 @@
 #include <xf86drm.h>
 
 #include "drm_device.h"
+#include "commit_timing.h"
 #include "explicit_sync.h"
 #include "fifo.h"
 #include "frame_stats.h"
@@ -356,8 +357,9 @@ int main(int argc, char *argv[])
 		return 1;
 	setup_explicit_sync(&server, where);
 	server.fifo = sw_fifo_manager_create(&server);
-	if (!server.fifo) {
-		fprintf(stderr, "syncway: cannot create the fifo-v1 global\n");
+	server.commit_timing = sw_commit_timing_manager_create(&server);
+	if (!server.fifo || !server.commit_timing) {
+		fprintf(stderr, "syncway: cannot create the fifo-v1 and commit-timing-v1 globals\n");
 		return 1;
 	}
 
@@ -415,6 +417,15 @@ int main(int argc, char *argv[])
 		(unsigned long long)fifo_counters.commits_released,
 		(unsigned long long)fifo_counters.waits_ignored,
 		(unsigned long long)fifo_counters.protocol_errors);
+	struct sw_commit_timing_counters timing_counters;
+	sw_commit_timing_manager_destroy(server.commit_timing, &timing_counters);
+	server.commit_timing = NULL;
+	fprintf(stderr, "syncway: commit timing: %llu commits held for their target time, %llu "
+		"released, %llu targets already past, %llu protocol errors\n",
+		(unsigned long long)timing_counters.commits_held,
+		(unsigned long long)timing_counters.commits_released,
+		(unsigned long long)timing_counters.targets_past,
+		(unsigned long long)timing_counters.protocol_errors);
 	sw_frame_stats_mark_fds(server.frame_stats, true);
 	input_finish(&server);
 	wlr_scene_node_destroy(&server.scene->tree.node);

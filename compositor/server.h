@@ -13,6 +13,7 @@
 
 struct sw_explicit_sync;
 struct sw_fifo_manager;
+struct sw_commit_timing_manager;
 struct sw_frame_stats;
 struct sw_output_stats;
 struct wlr_surface;
@@ -55,6 +56,7 @@ struct sw_server {
 	struct sw_syncobj_stats syncobj_stats;
 	struct sw_explicit_sync *explicit_sync; /* NULL: protocol not offered */
 	struct sw_fifo_manager *fifo;
+	struct sw_commit_timing_manager *commit_timing;
 	struct sw_frame_stats *frame_stats;
 
 	struct wl_list outputs; /* sw_output.link */

@@ -1,16 +1,18 @@
-/* Frame-pacing protocol conformance: one subtest per rule of fifo-v1 (the
- * table is in docs/conformance.md). Runs against the compositor of
+/* Frame-pacing protocol conformance: one subtest per rule of fifo-v1 and
+ * commit-timing-v1 (the tables are in docs/conformance.md). Runs against the compositor of
  * $WAYLAND_DISPLAY, syncway or any other:
  *
  *   pacing-conformance [--list] [--run GLOB] [--json FILE]
  *
- * A compositor without wp_fifo_manager_v1 gets every subtest skipped.
- * Whether a commit waited for a refresh is read from presentation feedback:
- * a content update that set a barrier must be presented (not discarded)
- * before the one that waited on it, at an earlier refresh. */
+ * The subtests of a protocol the compositor does not offer are skipped.
+ * Whether a commit waited is read from presentation feedback: a content
+ * update that set a barrier must be presented (not discarded) before the
+ * one that waited on it, at an earlier refresh; one with a target time
+ * must not be presented before it. */
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "commit-timing-v1-client-protocol.h"
 #include "ct.h"
 #include "fifo-v1-client-protocol.h"
 
@@ -214,11 +216,172 @@ static void barrier_tests(void)
 	}
 }
 
+/* --- commit-timing-v1 ------------------------------------------------------ */
+
+#define TIMING_MANAGER_IFACE (&wp_commit_timing_manager_v1_interface)
+#define TIMER_IFACE (&wp_commit_timer_v1_interface)
+
+static struct wp_commit_timer_v1 *get_timer(struct ct_window *w)
+{
+	if (!w->c->d->commit_timing_manager)
+		sw_skip("the compositor does not offer wp_commit_timing_manager_v1");
+	return wp_commit_timing_manager_v1_get_timer(w->c->d->commit_timing_manager, w->win.surface);
+}
+
+static void set_target(struct wp_commit_timer_v1 *timer, int64_t ns)
+{
+	uint64_t sec = (uint64_t)(ns / 1000000000);
+	wp_commit_timer_v1_set_timestamp(timer, (uint32_t)(sec >> 32), (uint32_t)sec,
+					 (uint32_t)(ns % 1000000000));
+}
+
+/* The target, this far ahead in the presentation clock: long enough that a
+ * compositor ignoring it shows the update well before. */
+static int64_t target_ahead(struct ct_conn *c)
+{
+	return sw_display_now_ns(c->d) + (int64_t)ct_ms(300) * 1000000;
+}
+
+static void need_not_before(struct ct_conn *c, struct ct_track *t, int64_t target_ns, const char *what)
+{
+	need_settled(c, t, what);
+	if (!t->presented)
+		sw_fail("%s: not presented", what);
+	if (t->presented_ns < target_ns)
+		sw_fail("%s: presented %.3f ms before its target time", what,
+			(target_ns - t->presented_ns) / 1e6);
+	ct_note("%s: presented %.3f ms after the target", what, (t->presented_ns - target_ns) / 1e6);
+}
+
+static void timing_tests(void)
+{
+	ct_subtest("commit-timing-get-timer-twice-is-commit-timer-exists")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		get_timer(w);
+		get_timer(w);
+		ct_expect_error(c, TIMING_MANAGER_IFACE, c->d->commit_timing_manager,
+				WP_COMMIT_TIMING_MANAGER_V1_ERROR_COMMIT_TIMER_EXISTS,
+				"a second get_timer for a surface");
+	}
+
+	ct_subtest("commit-timing-get-timer-again-after-destroy")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		wp_commit_timer_v1_destroy(get_timer(w));
+		get_timer(w);
+		ct_roundtrip(c);
+	}
+
+	ct_subtest("commit-timing-nsec-of-a-second-is-invalid-timestamp")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_commit_timer_v1 *timer = get_timer(w);
+		wp_commit_timer_v1_set_timestamp(timer, 0, 1, 1000000000);
+		ct_expect_error(c, TIMER_IFACE, timer, WP_COMMIT_TIMER_V1_ERROR_INVALID_TIMESTAMP,
+				"set_timestamp with tv_nsec = 1000000000");
+	}
+
+	ct_subtest("commit-timing-second-timestamp-is-timestamp-exists")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_commit_timer_v1 *timer = get_timer(w);
+		set_target(timer, target_ahead(c));
+		set_target(timer, target_ahead(c));
+		ct_expect_error(c, TIMER_IFACE, timer, WP_COMMIT_TIMER_V1_ERROR_TIMESTAMP_EXISTS,
+				"two set_timestamp before one commit");
+	}
+
+	ct_subtest("commit-timing-timestamp-after-commit-is-allowed")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_commit_timer_v1 *timer = get_timer(w);
+		int64_t past = sw_display_now_ns(c->d) - 1000000;
+		set_target(timer, past);
+		ct_commit(w);
+		set_target(timer, past);
+		ct_roundtrip(c);
+	}
+
+	ct_subtest("commit-timing-set-timestamp-after-surface-destroyed-is-error")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_commit_timer_v1 *timer = get_timer(w);
+		ct_destroy_surface(w);
+		set_target(timer, target_ahead(c));
+		ct_expect_error(c, TIMER_IFACE, timer, WP_COMMIT_TIMER_V1_ERROR_SURFACE_DESTROYED,
+				"set_timestamp after the wl_surface was destroyed");
+	}
+
+	ct_subtest("commit-timing-not-presented-before-target")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_commit_timer_v1 *timer = get_timer(w);
+		ct_need_presented(c, ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0), "first buffer");
+		for (int i = 0; i < 3; i++) {
+			int64_t target = target_ahead(c);
+			set_target(timer, target);
+			need_not_before(c, ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0), target,
+					"commit with a target time");
+		}
+	}
+
+	/* "Content updates are applied in the order they are received": a
+	 * plain commit behind a timed one waits for it. */
+	ct_subtest("commit-timing-later-commits-wait-in-order")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_commit_timer_v1 *timer = get_timer(w);
+		ct_need_presented(c, ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0), "first buffer");
+		int64_t target = target_ahead(c);
+		set_target(timer, target);
+		struct ct_track *a = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		struct ct_track *b = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		need_not_before(c, b, target, "plain commit behind a timed one");
+		need_settled(c, a, "the timed commit");
+	}
+
+	ct_subtest("commit-timing-past-target-applies-at-once")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_commit_timer_v1 *timer = get_timer(w);
+		ct_need_presented(c, ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0), "first buffer");
+		set_target(timer, sw_display_now_ns(c->d) - 1000000000);
+		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		if (!ct_wait_settled(c, t, ct_ms(500)) || !t->presented)
+			sw_fail("a commit whose target time is a second ago was not presented within %d ms",
+				ct_ms(500));
+	}
+
+	ct_subtest("commit-timing-destroy-keeps-committed-target")
+	{
+		struct ct_conn *c = ct_connect();
+		struct ct_window *w = ct_toplevel(c);
+		struct wp_commit_timer_v1 *timer = get_timer(w);
+		ct_need_presented(c, ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0), "first buffer");
+		int64_t target = target_ahead(c);
+		set_target(timer, target);
+		wp_commit_timer_v1_destroy(timer);
+		need_not_before(c, ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0), target,
+				"set_timestamp, wp_commit_timer_v1.destroy, then commit");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	sw_test_init("pacing-conformance", argc, argv);
 	object_tests();
 	barrier_tests();
+	timing_tests();
 	ct_end();
 	return sw_test_exit();
 }

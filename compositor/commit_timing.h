@@ -1,0 +1,25 @@
+/* commit-timing-v1 (wp_commit_timing_manager_v1): syncway's own
+ * implementation; see docs/compositor.md, "Frame pacing". */
+#ifndef SYNCWAY_COMMIT_TIMING_H
+#define SYNCWAY_COMMIT_TIMING_H
+
+#include <stdint.h>
+
+struct sw_server;
+struct sw_commit_timing_manager;
+
+struct sw_commit_timing_counters {
+	uint64_t commits_held;     /* target time still ahead at commit */
+	uint64_t commits_released; /* ... and applied once it came */
+	uint64_t targets_past;     /* target time already past at commit */
+	uint64_t protocol_errors;
+};
+
+/* Advertises wp_commit_timing_manager_v1 (version 1). */
+struct sw_commit_timing_manager *sw_commit_timing_manager_create(struct sw_server *server);
+/* After the clients are gone. The final counters go to *final when it is
+ * not NULL. */
+void sw_commit_timing_manager_destroy(struct sw_commit_timing_manager *manager,
+				      struct sw_commit_timing_counters *final);
+
+#endif
