@@ -3,7 +3,9 @@
  * Renders three gears (pixman or Vulkan) into dmabufs or wl_shm buffers,
  * hands each frame to the compositor with an acquire point, and reuses a
  * buffer only once its release point is signalled (an eventfd per busy
- * buffer in the poll loop; wl_buffer.release is only counted). Reports
+ * buffer in the poll loop; wl_buffer.release is only counted). Paced by
+ * fifo-v1 (each commit shown for a refresh), frame callbacks, or nothing
+ * (mailbox), optionally at exact times with commit-timing-v1. Reports
  * vkgears-style FPS lines and, from wp_presentation feedback, frame
  * intervals, commit->present latency and missed frames; see docs/clients.md.
  */
@@ -21,8 +23,10 @@
 
 #include "acquire_worker.h"
 #include "buffer.h"
+#include "commit-timing-v1-client-protocol.h"
 #include "display.h"
 #include "drm_device.h"
+#include "fifo-v1-client-protocol.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
 #include "png.h"
 #include "present.h"
@@ -34,7 +38,16 @@
 #define MAX_BUFFERS 8
 #define FINAL_RELEASE_TIMEOUT_NS 2000000000LL
 
-enum mode { MODE_FIFO, MODE_MAILBOX };
+/* fifo: every commit sets a fifo-v1 barrier and waits on the previous one,
+ * as Mesa's FIFO present mode does; frame-callback: draw when the
+ * compositor says it drew; mailbox: draw whenever a buffer is free. */
+enum mode { MODE_FIFO, MODE_FRAME_CALLBACK, MODE_MAILBOX };
+
+static const char *const mode_names[] = {
+	[MODE_FIFO] = "fifo",
+	[MODE_FRAME_CALLBACK] = "frame-callback",
+	[MODE_MAILBOX] = "mailbox",
+};
 
 struct options {
 	enum mode mode;
@@ -48,6 +61,7 @@ struct options {
 	bool checksum;
 	double report_s; /* FPS window */
 	double refresh_hz; /* when the compositor reports no refresh period */
+	double target_fps; /* > 0: commit-timing targets at this rate */
 };
 
 struct gears {
@@ -55,6 +69,9 @@ struct gears {
 	struct sw_display *display;
 	struct sw_window window;
 	struct wp_linux_drm_syncobj_surface_v1 *sync_surface;
+	struct wp_fifo_v1 *fifo;                 /* MODE_FIFO */
+	struct wp_commit_timer_v1 *commit_timer; /* --target-fps */
+	int64_t first_target_ns;
 	struct wl_callback *frame_cb;
 	bool frame_pending;
 
@@ -121,6 +138,9 @@ static void on_frame_done(void *data, struct sw_frame *fr)
 			",\"refresh_ns\":%u,\"missed\":%d",
 			fr->present_ns, fr->interval_ns, fr->present_ns - fr->commit_ns,
 			fr->acquire_ns ? fr->present_ns - fr->acquire_ns : -1, fr->refresh_ns, fr->missed);
+	if (fr->presented && fr->target_ns)
+		fprintf(g->json, ",\"target_ns\":%" PRId64 ",\"target_error_ns\":%" PRId64, fr->target_ns,
+			fr->present_ns - fr->target_ns);
 	fprintf(g->json, ",\"syncobj_ioctls\":%" PRIu64 ",\"syncobj_ns\":%" PRIu64 "}\n",
 		fr->syncobj_ioctls, fr->syncobj_ns);
 }
@@ -228,7 +248,22 @@ static void draw_and_commit(struct gears *g, struct sw_buffer *b)
 							  release >> 32, release & 0xffffffff);
 	wl_surface_attach(g->window.surface, b->wl_buffer, 0, 0);
 	wl_surface_damage_buffer(g->window.surface, 0, 0, b->width, b->height);
-	if (g->opt.mode == MODE_FIFO) {
+	if (g->fifo) {
+		wp_fifo_v1_set_barrier(g->fifo);
+		wp_fifo_v1_wait_barrier(g->fifo);
+	}
+	if (g->commit_timer) {
+		/* Targets on a fixed grid from the first one, so that a late frame
+		 * does not push every later one back. */
+		if (!g->first_target_ns)
+			g->first_target_ns = sw_display_now_ns(g->display);
+		int64_t target = g->first_target_ns + (int64_t)(g->committed * 1e9 / g->opt.target_fps);
+		wp_commit_timer_v1_set_timestamp(g->commit_timer, (uint32_t)((uint64_t)(target / 1000000000) >> 32),
+						 (uint32_t)(target / 1000000000), (uint32_t)(target % 1000000000));
+		if (fr)
+			fr->target_ns = target;
+	}
+	if (g->opt.mode == MODE_FRAME_CALLBACK) {
 		g->frame_cb = wl_surface_frame(g->window.surface);
 		wl_callback_add_listener(g->frame_cb, &frame_listener, g);
 		g->frame_pending = true;
@@ -316,7 +351,8 @@ static void run(struct gears *g)
 
 static void usage(FILE *f, int status)
 {
-	fputs("usage: syncway-gears [--mode fifo|mailbox] [--buffer dmabuf|shm] [--renderer pixman|vulkan]\n"
+	fputs("usage: syncway-gears [--mode fifo|frame-callback|mailbox] [--target-fps N]\n"
+	      "                     [--buffer dmabuf|shm] [--renderer pixman|vulkan]\n"
 	      "                     [--size WxH] [--duration S] [--frames N] [--buffers N]\n"
 	      "                     [--gpu-time MS] [--json FILE] [--checksum] [--png FILE]\n"
 	      "                     [--report SEC] [--refresh HZ]\n", f);
@@ -339,6 +375,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "png", required_argument, NULL, 'p' },
 		{ "report", required_argument, NULL, 'R' },
 		{ "refresh", required_argument, NULL, 'H' },
+		{ "target-fps", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -349,14 +386,15 @@ static void parse_options(struct options *o, int argc, char **argv)
 	int opt;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 'm':
-			if (strcmp(optarg, "fifo") == 0)
-				o->mode = MODE_FIFO;
-			else if (strcmp(optarg, "mailbox") == 0)
-				o->mode = MODE_MAILBOX;
-			else
+		case 'm': {
+			size_t i = 0;
+			while (i < sizeof(mode_names) / sizeof(mode_names[0]) && strcmp(optarg, mode_names[i]))
+				i++;
+			if (i == sizeof(mode_names) / sizeof(mode_names[0]))
 				usage(stderr, 2);
+			o->mode = (enum mode)i;
 			break;
+		}
 		case 'b':
 			if (strcmp(optarg, "dmabuf") == 0)
 				o->buffer_type = SW_BUFFER_DMABUF;
@@ -383,12 +421,14 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case 'p': o->png_path = optarg; break;
 		case 'R': o->report_s = atof(optarg); break;
 		case 'H': o->refresh_hz = atof(optarg); break;
+		case 'T': o->target_fps = atof(optarg); break;
 		case 'h': usage(stdout, 0); break;
 		default: usage(stderr, 2);
 		}
 	}
 	if (o->width < 16 || o->height < 16 || o->width > 8192 || o->height > 8192 ||
-	    o->n_buffers < 2 || o->report_s <= 0 || o->n_buffers > MAX_BUFFERS || o->gpu_time_ms < 0 || optind != argc)
+	    o->n_buffers < 2 || o->report_s <= 0 || o->n_buffers > MAX_BUFFERS || o->gpu_time_ms < 0 ||
+	    o->target_fps < 0 || o->target_fps > 1000 || optind != argc)
 		usage(stderr, 2);
 }
 
@@ -471,7 +511,7 @@ static void report(struct gears *g, double secs)
 		wl_releases += g->buffers[i]->wl_releases;
 	double fps = p->presented > 1 ? (double)(p->presented - 1) /
 					((double)(p->last_present_ns - p->first_present_ns) / 1e9) : 0;
-	const char *mode = g->opt.mode == MODE_FIFO ? "fifo" : "mailbox";
+	const char *mode = mode_names[g->opt.mode];
 	const char *buf = sw_buffer_type_name(g->opt.buffer_type);
 
 	printf("syncway-gears: %s, %s, %s, %dx%d, %d buffers%s: %" PRIu64 " frames committed in %.2f s, %"
@@ -490,6 +530,13 @@ static void report(struct gears *g, double secs)
 	else
 		printf("acquire->present n/a (signalled by the GPU); ");
 	printf("render %.2f ms/frame\n", g->committed ? (double)g->render_ns / (double)g->committed / 1e6 : 0);
+	if (g->commit_timer) {
+		struct sw_series_summary err;
+		sw_series_summarize(&p->target_errors, &err);
+		printf("syncway-gears: commit timing at %.2f FPS: presented - target ms: median %.3f p99 %.3f "
+		       "max %.3f (%zu frames)\n", g->opt.target_fps, err.median / 1e6, err.p99 / 1e6,
+		       err.max / 1e6, err.n);
+	}
 	printf("syncway-gears: syncobj %.2f ioctls/frame, %.1f us/frame (%" PRIu64 " calls, %" PRIu64
 	       " errors); %" PRIu64 " wl_buffer.release events (ignored)\n",
 	       g->committed ? (double)sw_syncobj_stats_count(&total) / (double)g->committed : 0,
@@ -519,6 +566,10 @@ static void report(struct gears *g, double secs)
 	sw_series_write_json(g->json, &p->latencies);
 	fputs(",\"acquire_to_present_ns\":", g->json);
 	sw_series_write_json(g->json, &p->acquire_latencies);
+	if (g->commit_timer) {
+		fprintf(g->json, ",\"target_fps\":%.3f,\"target_error_ns\":", g->opt.target_fps);
+		sw_series_write_json(g->json, &p->target_errors);
+	}
 	fprintf(g->json, ",\"syncobj_ioctls\":%" PRIu64 ",\"syncobj_ns\":%" PRIu64 ",\"syncobj\":",
 		sw_syncobj_stats_count(&total), sw_syncobj_stats_ns(&total));
 	sw_syncobj_stats_write_json(g->json, &total, false);
@@ -569,6 +620,20 @@ int main(int argc, char **argv)
 
 	sw_window_init(&g.window, d, "syncway-gears");
 	g.sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, g.window.surface);
+	if (g.opt.mode == MODE_FIFO) {
+		if (d->fifo_manager) {
+			g.fifo = wp_fifo_manager_v1_get_fifo(d->fifo_manager, g.window.surface);
+		} else {
+			fprintf(stderr, "syncway-gears: the compositor offers no wp_fifo_manager_v1: "
+				"pacing with frame callbacks instead\n");
+			g.opt.mode = MODE_FRAME_CALLBACK;
+		}
+	}
+	if (g.opt.target_fps > 0) {
+		if (!d->commit_timing_manager)
+			sw_die("--target-fps needs wp_commit_timing_manager_v1, which the compositor does not offer");
+		g.commit_timer = wp_commit_timing_manager_v1_get_timer(d->commit_timing_manager, g.window.surface);
+	}
 	g.acquire = sw_timeline_create(d->syncobj_manager, g.drm_fd, &g.stats);
 	if (!g.acquire)
 		sw_die("cannot create the acquire timeline: %s", strerror(errno));
@@ -576,7 +641,7 @@ int main(int argc, char **argv)
 		sw_die("cannot start the acquire worker");
 	create_buffers(&g);
 	fprintf(stderr, "syncway-gears: %s, %s buffers, %s mode\n", g.renderer->description,
-		sw_buffer_type_name(g.opt.buffer_type), g.opt.mode == MODE_FIFO ? "fifo" : "mailbox");
+		sw_buffer_type_name(g.opt.buffer_type), mode_names[g.opt.mode]);
 
 	wl_surface_commit(g.window.surface);
 	run(&g);
@@ -599,6 +664,10 @@ int main(int argc, char **argv)
 	}
 	if (g.frame_cb)
 		wl_callback_destroy(g.frame_cb);
+	if (g.fifo)
+		wp_fifo_v1_destroy(g.fifo);
+	if (g.commit_timer)
+		wp_commit_timer_v1_destroy(g.commit_timer);
 	wp_linux_drm_syncobj_surface_v1_destroy(g.sync_surface);
 	sw_window_finish(&g.window);
 	if (wl_display_roundtrip(d->display) < 0)

@@ -71,6 +71,8 @@ static void feedback_presented(void *data, struct wp_presentation_feedback *wp, 
 	int64_t acq = fr->acquire_ns;
 	if (acq)
 		stats_sample_add(&p->acquire_latencies, (double)(t - acq));
+	if (fr->target_ns)
+		stats_sample_add(&p->target_errors, (double)(t - fr->target_ns));
 	p->presented++;
 	p->last_present_ns = t;
 
@@ -123,6 +125,7 @@ void sw_present_finish(struct sw_present *p)
 	stats_sample_free(&p->intervals);
 	stats_sample_free(&p->latencies);
 	stats_sample_free(&p->acquire_latencies);
+	stats_sample_free(&p->target_errors);
 }
 
 struct sw_frame *sw_present_track(struct sw_present *p, struct wl_surface *surface, uint64_t seq)

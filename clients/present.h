@@ -20,6 +20,7 @@ struct sw_frame {
 	uint64_t seq;            /* the client's frame number */
 	int64_t commit_ns;       /* presentation clock */
 	int64_t acquire_ns;      /* acquire point signalled (0: unknown) */
+	int64_t target_ns;       /* commit-timing target (0: none) */
 	uint64_t syncobj_ioctls; /* the client's syncobj ioctls for this frame */
 	uint64_t syncobj_ns;
 	/* filled when the feedback arrives */
@@ -50,6 +51,7 @@ struct sw_present {
 	int64_t window_start_ns;
 	uint64_t window_frames;
 	struct stats_sample intervals, latencies, acquire_latencies; /* ns */
+	struct stats_sample target_errors; /* presented - target, ns (commit-timing) */
 };
 
 /* median: the upper median sorted[n/2], as ministat prints it; p95 and

@@ -68,6 +68,29 @@ for renderer in pixman vulkan; do
 	done
 done
 
+# Pacing: frame callbacks (the fifo mode before fifo-v1), fifo-v1 (each
+# commit set_barrier + wait_barrier: syncway must hold them, none dropped),
+# and commit-timing-v1 at 20 FPS (presented at that rate, none early).
+run frame-callback "$common|dmabuf, frame-callback" \
+	"$gears --buffer dmabuf --mode frame-callback --duration 2.5 --report 1 --checksum"
+verdict frame-callback
+
+run fifo-v1-holds-commits "$common|dmabuf, fifo| 0 discarded" \
+	"$gears --buffer dmabuf --mode fifo --duration 2.5 --report 1 --checksum"
+grep -q 'syncway: fifo: [1-9][0-9]* barriers set' "$log" || { ok=0; why="$why; no fifo barrier set"; }
+grep -q 'barriers set ([0-9]* cleared without a refresh), [1-9][0-9]* commits held' "$log" ||
+	{ ok=0; why="$why; no commit held by a fifo barrier"; }
+verdict fifo-v1-holds-commits
+
+run commit-timing-target-fps "$common|commit timing at 20.00 FPS| 0 discarded" \
+	"$gears --buffer dmabuf --mode mailbox --target-fps 20 --duration 2.5 --report 1 --checksum"
+fps=$(sed -n 's/.* \([0-9.]*\) FPS presented$/\1/p' "$log" | head -n 1)
+awk -v f="${fps:-0}" 'BEGIN { exit !(f >= 19 && f <= 21) }' ||
+	{ ok=0; why="$why; ${fps:-no} FPS presented, not 20 +- 1"; }
+grep -q 'syncway: commit timing: [1-9][0-9]* commits held' "$log" ||
+	{ ok=0; why="$why; no commit held for its target time"; }
+verdict commit-timing-target-fps
+
 # The Vulkan renderer's fallback: staging copy, acquire signalled by the CPU.
 run vulkan-staging "$common|staging copy, CPU acquire" \
 	"SYNCWAY_VULKAN_NO_ZERO_COPY=1 $gears --renderer vulkan --mode mailbox --duration 2 --report 1 --checksum"
