@@ -4,14 +4,19 @@
  * client_commit: a commit whose target time is still ahead is held with
  * wlr_surface_lock_pending(); wlroots queues every later commit of the
  * surface behind it, which keeps the protocol's "applied in the order they
- * are received". A timer unlocks it once the target time has come, so the
- * frame that shows it is rendered, and presented, after that time.
+ * are received".
+ * latching: just before an output renders a frame, the held commits of the
+ * surfaces on it whose target is not after that frame's presentation time
+ * are unlocked, so that this frame shows them: the first frame presented
+ * at or after the target. On headless outputs the vblank clock gives that
+ * time exactly; elsewhere "now" stands for it, which can only make the
+ * update later, never early.
+ * A timer per held commit, a refresh before its target, asks the surface's
+ * outputs for a frame so that one comes even when nothing else changes; a
+ * surface on no output has its commit applied by the timer at the target.
  *
  * Targets are in the presentation clock, CLOCK_MONOTONIC (syncway's
- * wp_presentation clock). Releasing at the target rather than one frame
- * ahead of it shows the update up to a refresh late, never early; aiming
- * at the refresh just after the target needs a predicted vblank, which
- * the headless backend does not have. */
+ * wp_presentation clock). */
 #include "commit_timing.h"
 
 #include <assert.h>
@@ -19,6 +24,7 @@
 #include <time.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_output.h>
 #include <wlr/util/addon.h>
 #include <wlr/util/log.h>
 
@@ -29,9 +35,14 @@
 #define MANAGER_VERSION 1
 #define NSEC_PER_SEC 1000000000LL
 
+/* How far ahead of a target the surface's outputs are asked for a frame:
+ * a refresh at the lowest rate outputs commonly run at. */
+#define FRAME_REQUEST_AHEAD_NS (NSEC_PER_SEC / 30)
+
 struct sw_commit_timing_manager {
 	struct sw_server *server;
 	struct wl_global *global;
+	struct wl_list timers; /* sw_commit_timer.link */
 	struct sw_commit_timing_counters counters;
 };
 
@@ -45,6 +56,7 @@ struct sw_timing_state {
  * wp_commit_timer_v1: "existing timing constraints are not affected by the
  * destruction", and a new timer for the surface takes it over. */
 struct sw_commit_timer {
+	struct wl_list link; /* sw_commit_timing_manager.timers */
 	struct sw_commit_timing_manager *manager;
 	struct wl_resource *resource; /* NULL after wp_commit_timer_v1.destroy */
 	struct wlr_surface *surface;
@@ -98,21 +110,60 @@ static int ms_until(int64_t target_ns)
 	return ms < 1 ? 1 : ms > 0x7fffffff ? 0x7fffffff : (int)ms;
 }
 
-static int handle_target_time(void *data)
+static void timed_commit_release(struct sw_timed_commit *held)
+{
+	struct wlr_surface *surface = held->timer->surface;
+	uint32_t seq = held->seq;
+	held->timer->manager->counters.commits_released++;
+	timed_commit_destroy(held);
+	/* Applies the commit, and any unheld ones queued behind it. */
+	wlr_surface_unlock_cached(surface, seq);
+}
+
+static int handle_target_near(void *data)
 {
 	struct sw_timed_commit *held = data;
+	struct wlr_surface *surface = held->timer->surface;
+	if (!wl_list_empty(&surface->current_outputs)) {
+		struct wlr_surface_output *surface_output;
+		wl_list_for_each(surface_output, &surface->current_outputs, link)
+			wlr_output_schedule_frame(surface_output->output);
+		return 0;
+	}
+	/* On no output, no frame will latch it: the target time itself. */
 	if (sw_clock_ns(CLOCK_MONOTONIC) < held->target_ns) {
 		wl_event_source_timer_update(held->source, ms_until(held->target_ns));
 		return 0;
 	}
-	struct sw_commit_timer *timer = held->timer;
-	struct wlr_surface *surface = timer->surface;
-	uint32_t seq = held->seq;
-	timer->manager->counters.commits_released++;
-	timed_commit_destroy(held);
-	/* Applies the commit, and any unheld ones queued behind it. */
-	wlr_surface_unlock_cached(surface, seq);
+	timed_commit_release(held);
 	return 0;
+}
+
+static bool surface_on_output(struct wlr_surface *surface, struct wlr_output *output)
+{
+	struct wlr_surface_output *surface_output;
+	wl_list_for_each(surface_output, &surface->current_outputs, link) {
+		if (surface_output->output == output)
+			return true;
+	}
+	return false;
+}
+
+void sw_commit_timing_output_latching(struct sw_commit_timing_manager *manager,
+				      struct wlr_output *output, int64_t present_ns)
+{
+	if (!manager)
+		return;
+	struct sw_commit_timer *timer, *tmp;
+	wl_list_for_each_safe(timer, tmp, &manager->timers, link) {
+		if (wl_list_empty(&timer->held) || !surface_on_output(timer->surface, output))
+			continue;
+		/* Unlocking may apply commits and run any listener; the surface
+		 * (and this timer) may go, so one commit per pass. */
+		struct sw_timed_commit *held = wl_container_of(timer->held.next, held, link);
+		if (held->target_ns <= present_ns)
+			timed_commit_release(held);
+	}
 }
 
 static void handle_client_commit(struct wl_listener *listener, void *data)
@@ -131,7 +182,7 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 		wl_client_post_no_memory(wl_resource_get_client(surface->resource));
 		return;
 	}
-	held->source = wl_event_loop_add_timer(timer->manager->server->loop, handle_target_time, held);
+	held->source = wl_event_loop_add_timer(timer->manager->server->loop, handle_target_near, held);
 	if (!held->source) {
 		free(held);
 		wl_client_post_no_memory(wl_resource_get_client(surface->resource));
@@ -141,7 +192,7 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 	held->target_ns = target_ns;
 	held->seq = wlr_surface_lock_pending(surface);
 	wl_list_insert(timer->held.prev, &held->link);
-	wl_event_source_timer_update(held->source, ms_until(target_ns));
+	wl_event_source_timer_update(held->source, ms_until(target_ns - FRAME_REQUEST_AHEAD_NS));
 	timer->manager->counters.commits_held++;
 }
 
@@ -156,6 +207,7 @@ static void commit_timer_destroy(struct sw_commit_timer *timer)
 	wl_list_for_each_safe(held, tmp, &timer->held, link)
 		timed_commit_destroy(held);
 	wl_list_remove(&timer->client_commit.link);
+	wl_list_remove(&timer->link);
 	wlr_addon_finish(&timer->addon);
 	wlr_surface_synced_finish(&timer->synced);
 	free(timer);
@@ -243,6 +295,7 @@ static struct sw_commit_timer *commit_timer_create(struct sw_commit_timing_manag
 	wlr_addon_init(&timer->addon, &surface->addons, manager, &addon_impl);
 	timer->client_commit.notify = handle_client_commit;
 	wl_signal_add(&surface->events.client_commit, &timer->client_commit);
+	wl_list_insert(&manager->timers, &timer->link);
 	return timer;
 }
 
@@ -312,6 +365,7 @@ struct sw_commit_timing_manager *sw_commit_timing_manager_create(struct sw_serve
 	if (!manager)
 		return NULL;
 	manager->server = server;
+	wl_list_init(&manager->timers);
 	manager->global = wl_global_create(server->display, &wp_commit_timing_manager_v1_interface,
 					   MANAGER_VERSION, manager, manager_bind);
 	if (!manager->global) {

@@ -7,6 +7,7 @@
 
 struct sw_server;
 struct sw_commit_timing_manager;
+struct wlr_output;
 
 struct sw_commit_timing_counters {
 	uint64_t commits_held;     /* target time still ahead at commit */
@@ -21,5 +22,12 @@ struct sw_commit_timing_manager *sw_commit_timing_manager_create(struct sw_serve
  * not NULL. */
 void sw_commit_timing_manager_destroy(struct sw_commit_timing_manager *manager,
 				      struct sw_commit_timing_counters *final);
+
+/* The output is about to render a frame that will be presented at
+ * present_ns (its best guess; never later than the real time): held
+ * commits of the surfaces on it whose target is not after that apply now,
+ * so that the frame shows them. */
+void sw_commit_timing_output_latching(struct sw_commit_timing_manager *manager,
+				      struct wlr_output *output, int64_t present_ns);
 
 #endif

@@ -10,8 +10,10 @@
 #include <wlr/util/log.h>
 
 #include "clock.h"
+#include "commit_timing.h"
 #include "explicit_sync.h"
 #include "fifo.h"
+#include "vblank.h"
 #include "frame_stats.h"
 #include "server.h"
 
@@ -83,8 +85,14 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	struct sw_server *server = output->server;
 	struct wlr_output *wlr_output = output->wlr_output;
 
+	/* A clocked output renders at its vblanks only. */
+	if (output->vblank && !sw_vblank_clock_ticking(output->vblank))
+		return;
 	uint32_t seq_before = wlr_output->commit_seq;
 	int64_t start = sw_clock_ns(CLOCK_MONOTONIC);
+	/* Commits due by the time this frame is presented go into it. */
+	sw_commit_timing_output_latching(server->commit_timing, wlr_output,
+					 output->vblank ? sw_vblank_clock_vblank_ns(output->vblank) : start);
 	output->precommit_ns = 0;
 	output->in_frame = true;
 	bool ok = wlr_scene_output_commit(output->scene_output, NULL);
@@ -174,6 +182,8 @@ void handle_new_output(struct wl_listener *listener, void *data)
 		wlr_log(WLR_ERROR, "%s: cannot render to this output", wlr_output->name);
 		return;
 	}
+	/* First on the present event, so that every listener sees its times. */
+	struct sw_vblank_clock *vblank = sw_vblank_clock_create(wlr_output, server->loop);
 
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
@@ -200,6 +210,7 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	}
 	output->server = server;
 	output->wlr_output = wlr_output;
+	output->vblank = vblank;
 	output->retire_timer = wl_event_loop_add_timer(server->loop, handle_retire_timeout, output);
 	output->stats = sw_frame_stats_add_output(server->frame_stats, wlr_output);
 

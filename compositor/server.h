@@ -16,6 +16,7 @@ struct sw_fifo_manager;
 struct sw_commit_timing_manager;
 struct sw_frame_stats;
 struct sw_output_stats;
+struct sw_vblank_clock;
 struct wlr_surface;
 
 struct sw_options {
@@ -109,6 +110,7 @@ struct sw_output {
 	struct wlr_output *wlr_output;
 	struct wlr_scene_output *scene_output;
 	struct sw_output_stats *stats;
+	struct sw_vblank_clock *vblank; /* headless only; owned by the output */
 
 	/* Frames committed and not yet presented, oldest first. */
 	struct sw_frame_in_flight {

@@ -1,0 +1,170 @@
+/* The headless backend has no display, so no vblank: it sends a frame
+ * event a whole number of milliseconds after each commit (so its frames
+ * drift against any fixed rate), and reports a frame "presented" from an
+ * idle callback right after the commit, with no refresh period and no
+ * sequence. Pacing demos and tests need a display-like clock, so syncway
+ * gives each headless output one: vblank n is at base + n * period, a
+ * timerfd wakes the event loop at each vblank and sends the output a frame
+ * event (fifo-v1's latching deadline, the moment syncway renders), and the
+ * frame committed then is reported presented at that vblank, with its
+ * sequence number. The backend's own frame events are ignored. A vblank
+ * the event loop wakes up too late for is skipped, as a display would
+ * skip it: that is a missed frame. */
+#include "vblank.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/backend/headless.h>
+#include <wlr/interfaces/wlr_output.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/util/log.h>
+
+#include "clock.h"
+
+/* What the headless backend runs its frame timer at without a mode. */
+#define HEADLESS_DEFAULT_MHZ 60000
+
+struct sw_vblank_clock {
+	struct wlr_output *output;
+	int timer_fd;
+	struct wl_event_source *source;
+	int64_t period_ns;
+	int64_t base_ns;     /* vblank 0 */
+	uint64_t seq;        /* the latest vblank */
+	bool ticking;        /* in the frame event of vblank seq */
+	uint64_t commit_seq; /* the vblank the latest commit goes out at */
+	uint64_t presented_seq; /* the vblank of the latest presentation */
+	struct timespec when;   /* what rewritten present events point to */
+
+	struct wl_listener present;
+	struct wl_listener commit;
+	struct wl_listener destroy;
+};
+
+static int64_t output_period_ns(const struct wlr_output *output)
+{
+	int mhz = output->refresh > 0 ? output->refresh : HEADLESS_DEFAULT_MHZ;
+	return (int64_t)(1e12 / mhz);
+}
+
+static void arm(struct sw_vblank_clock *clock, uint64_t seq)
+{
+	struct itimerspec spec = { .it_value = sw_ns_timespec(clock->base_ns + (int64_t)seq * clock->period_ns) };
+	if (timerfd_settime(clock->timer_fd, TFD_TIMER_ABSTIME, &spec, NULL) != 0)
+		wlr_log_errno(WLR_ERROR, "%s: arming the vblank timer", clock->output->name);
+}
+
+static int handle_vblank(int fd, uint32_t mask, void *data)
+{
+	struct sw_vblank_clock *clock = data;
+	uint64_t expirations;
+	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
+		wlr_log_errno(WLR_ERROR, "%s: reading the vblank timer", clock->output->name);
+	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
+	/* The latest vblank that has passed: any before it were missed. */
+	clock->seq = (uint64_t)((now - clock->base_ns) / clock->period_ns);
+	arm(clock, clock->seq + 1);
+	if (!clock->output->enabled)
+		return 0;
+	clock->ticking = true;
+	wlr_output_send_frame(clock->output);
+	clock->ticking = false;
+	return 0;
+}
+
+static void handle_present(struct wl_listener *listener, void *data)
+{
+	struct sw_vblank_clock *clock = wl_container_of(listener, clock, present);
+	struct wlr_output_event_present *event = data;
+	if (!event->presented)
+		return;
+	/* The backend reports it from an idle callback, after the vblank's
+	 * frame event is over: the commit listener below noted its vblank.
+	 * Never two frames at the same vblank. */
+	uint64_t seq = clock->commit_seq;
+	if (seq <= clock->presented_seq && clock->presented_seq)
+		seq = clock->presented_seq + 1;
+	clock->presented_seq = seq;
+	clock->when = sw_ns_timespec(clock->base_ns + (int64_t)seq * clock->period_ns);
+	event->when = &clock->when;
+	event->seq = (unsigned)seq;
+	event->refresh = (int)clock->period_ns;
+	event->flags |= WLR_OUTPUT_PRESENT_VSYNC;
+}
+
+static void handle_commit(struct wl_listener *listener, void *data)
+{
+	struct sw_vblank_clock *clock = wl_container_of(listener, clock, commit);
+	/* A frame goes out at the vblank it was committed in; one committed
+	 * outside a vblank (the first modeset) at the next one. */
+	clock->commit_seq = clock->ticking ? clock->seq : clock->seq + 1;
+	/* A new mode: the clock goes on at its rate from the next vblank. */
+	int64_t period = output_period_ns(clock->output);
+	if (period == clock->period_ns)
+		return;
+	int64_t next = clock->base_ns + (int64_t)(clock->seq + 1) * clock->period_ns;
+	clock->period_ns = period;
+	clock->base_ns = next - (int64_t)(clock->seq + 1) * period;
+	arm(clock, clock->seq + 1);
+}
+
+static void handle_destroy(struct wl_listener *listener, void *data)
+{
+	struct sw_vblank_clock *clock = wl_container_of(listener, clock, destroy);
+	wl_list_remove(&clock->present.link);
+	wl_list_remove(&clock->commit.link);
+	wl_list_remove(&clock->destroy.link);
+	wl_event_source_remove(clock->source);
+	close(clock->timer_fd);
+	free(clock);
+}
+
+struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct wl_event_loop *loop)
+{
+	if (!wlr_output_is_headless(output))
+		return NULL;
+	struct sw_vblank_clock *clock = calloc(1, sizeof(*clock));
+	if (!clock)
+		goto fail;
+	clock->output = output;
+	clock->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (clock->timer_fd < 0)
+		goto fail_free;
+	clock->source = wl_event_loop_add_fd(loop, clock->timer_fd, WL_EVENT_READABLE, handle_vblank, clock);
+	if (!clock->source)
+		goto fail_close;
+	clock->period_ns = output_period_ns(output);
+	clock->base_ns = sw_clock_ns(CLOCK_MONOTONIC);
+	arm(clock, 1);
+	clock->present.notify = handle_present;
+	wl_signal_add(&output->events.present, &clock->present);
+	clock->commit.notify = handle_commit;
+	wl_signal_add(&output->events.commit, &clock->commit);
+	clock->destroy.notify = handle_destroy;
+	wl_signal_add(&output->events.destroy, &clock->destroy);
+	return clock;
+
+fail_close:
+	close(clock->timer_fd);
+fail_free:
+	free(clock);
+fail:
+	wlr_log_errno(WLR_ERROR, "%s: no vblank clock; frames and presentation times are the "
+		      "headless backend's", output->name);
+	return NULL;
+}
+
+int64_t sw_vblank_clock_vblank_ns(const struct sw_vblank_clock *clock)
+{
+	return clock->base_ns + (int64_t)clock->seq * clock->period_ns;
+}
+
+bool sw_vblank_clock_ticking(const struct sw_vblank_clock *clock)
+{
+	return clock->ticking;
+}

@@ -1,0 +1,31 @@
+/* A simulated vblank clock for headless outputs, which have no display and
+ * so no vblank of their own. */
+#ifndef SYNCWAY_VBLANK_H
+#define SYNCWAY_VBLANK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct wl_event_loop;
+struct wlr_output;
+struct sw_vblank_clock;
+
+/* On a headless output, a clock at the output's refresh rate (60 Hz
+ * without a mode, the backend's own default): at every vblank it sends the
+ * output a frame event, and the output's "present" events carry that
+ * vblank's time and sequence number, the refresh period and the vsync
+ * flag. Create it before anything else listens to the present event, so
+ * that every listener (presentation feedback included) sees those values.
+ * NULL on other outputs (and on failure, logged). Freed with the output. */
+struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct wl_event_loop *loop);
+
+/* Whether the frame event being handled is one of the clock's vblanks;
+ * the backend's own frame events are not, and a clocked output ignores
+ * them. */
+bool sw_vblank_clock_ticking(const struct sw_vblank_clock *clock);
+
+/* When the frame being rendered at this vblank will be presented: the
+ * vblank's time. */
+int64_t sw_vblank_clock_vblank_ns(const struct sw_vblank_clock *clock);
+
+#endif
