@@ -1,15 +1,22 @@
 /* The seat: keyboards (xkb, repeat, compositor key bindings), the pointer
- * and its cursor, focus, and the move/resize grabs driven by the pointer. */
+ * and its cursor, focus, the move/resize grabs driven by the pointer,
+ * selections and drag-and-drop. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <wlr/backend.h>
+#include <wlr/backend/session.h>
+#include <wlr/interfaces/wlr_keyboard.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_primary_selection.h>
+#include <wlr/types/wlr_primary_selection_v1.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_virtual_keyboard_v1.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/edges.h>
@@ -29,10 +36,19 @@ static void handle_keyboard_modifiers(struct wl_listener *listener, void *data)
 	wlr_seat_keyboard_notify_modifiers(keyboard->server->seat, &keyboard->wlr_keyboard->modifiers);
 }
 
+/* The terminal Alt+Return starts: $SYNCWAY_TERM, else foot, else
+ * weston-terminal, whichever exists. */
+static const char terminal_cmd[] =
+	"if [ -n \"$SYNCWAY_TERM\" ]; then exec $SYNCWAY_TERM; "
+	"elif command -v foot >/dev/null; then exec foot; else exec weston-terminal; fi";
+
 /* Returns true when the compositor used the key itself. */
 static bool handle_keybinding(struct sw_server *server, xkb_keysym_t sym)
 {
 	switch (sym) {
+	case XKB_KEY_Return:
+		server_spawn(server, terminal_cmd, NULL);
+		return true;
 	case XKB_KEY_Escape:
 		wlr_log(WLR_INFO, "Alt+Escape: quitting");
 		wl_display_terminate(server->display);
@@ -58,7 +74,18 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data)
 
 	bool handled = false;
 	uint32_t modifiers = wlr_keyboard_get_modifiers(keyboard->wlr_keyboard);
-	if ((modifiers & SW_MODIFIER) && event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
+	/* Ctrl+Alt+Fn: the default keymaps turn it into XF86Switch_VT_n. */
+	for (int i = 0; i < nsyms && event->state == WL_KEYBOARD_KEY_STATE_PRESSED; i++) {
+		if (syms[i] < XKB_KEY_XF86Switch_VT_1 || syms[i] > XKB_KEY_XF86Switch_VT_12)
+			continue;
+		handled = true;
+		unsigned vt = syms[i] - XKB_KEY_XF86Switch_VT_1 + 1;
+		if (!server->session)
+			wlr_log(WLR_INFO, "VT %u: no session to switch (not on a VT)", vt);
+		else if (!wlr_session_change_vt(server->session, vt))
+			wlr_log(WLR_ERROR, "cannot switch to VT %u", vt);
+	}
+	if (!handled && (modifiers & SW_MODIFIER) && event->state == WL_KEYBOARD_KEY_STATE_PRESSED) {
 		for (int i = 0; i < nsyms; i++)
 			handled = handle_keybinding(server, syms[i]) || handled;
 	}
@@ -69,6 +96,39 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data)
 	}
 }
 
+/* The XKB_DEFAULT_* environment variables choose the layout. */
+static void keyboard_set_default_keymap(struct wlr_keyboard *wlr_keyboard)
+{
+	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+	struct xkb_keymap *keymap = context ?
+		xkb_keymap_new_from_names(context, NULL, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
+	if (keymap)
+		wlr_keyboard_set_keymap(wlr_keyboard, keymap);
+	else
+		wlr_log(WLR_ERROR, "%s: cannot compile a keymap", wlr_keyboard->base.name);
+	xkb_keymap_unref(keymap);
+	xkb_context_unref(context);
+}
+
+/* The seat always has a keyboard: clients may ask for wl_keyboard whatever
+ * is plugged in (vkgears does at start and dies without one), and a seat
+ * whose keyboard capability comes and goes confuses them. Without a real
+ * keyboard, a placeholder with the default keymap stands in; it never
+ * sends a key. */
+static const struct wlr_keyboard_impl placeholder_keyboard_impl = {
+	.name = "syncway-placeholder-keyboard",
+};
+
+static void seat_update_keyboard(struct sw_server *server)
+{
+	/* At exit the backend destroys its keyboards after input_finish(). */
+	if (!server->placeholder_keyboard.keymap)
+		return;
+	if (wl_list_empty(&server->keyboards))
+		wlr_seat_set_keyboard(server->seat, &server->placeholder_keyboard);
+	wlr_seat_set_capabilities(server->seat, WL_SEAT_CAPABILITY_POINTER | WL_SEAT_CAPABILITY_KEYBOARD);
+}
+
 static void handle_keyboard_destroy(struct wl_listener *listener, void *data)
 {
 	struct sw_keyboard *keyboard = wl_container_of(listener, keyboard, destroy);
@@ -76,7 +136,9 @@ static void handle_keyboard_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&keyboard->key.link);
 	wl_list_remove(&keyboard->destroy.link);
 	wl_list_remove(&keyboard->link);
+	struct sw_server *server = keyboard->server;
 	free(keyboard);
+	seat_update_keyboard(server);
 }
 
 static void new_keyboard(struct sw_server *server, struct wlr_input_device *device)
@@ -90,17 +152,9 @@ static void new_keyboard(struct sw_server *server, struct wlr_input_device *devi
 	}
 	keyboard->server = server;
 	keyboard->wlr_keyboard = wlr_keyboard;
-
-	/* The XKB_DEFAULT_* environment variables choose the layout. */
-	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-	struct xkb_keymap *keymap = context ?
-		xkb_keymap_new_from_names(context, NULL, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
-	if (keymap)
-		wlr_keyboard_set_keymap(wlr_keyboard, keymap);
-	else
-		wlr_log(WLR_ERROR, "%s: cannot compile a keymap", device->name);
-	xkb_keymap_unref(keymap);
-	xkb_context_unref(context);
+	/* A virtual keyboard brings its client's keymap. */
+	if (!wlr_keyboard->keymap)
+		keyboard_set_default_keymap(wlr_keyboard);
 	wlr_keyboard_set_repeat_info(wlr_keyboard, 25, 600);
 
 	keyboard->modifiers.notify = handle_keyboard_modifiers;
@@ -130,10 +184,15 @@ static void handle_new_input(struct wl_listener *listener, void *data)
 		break;
 	}
 
-	uint32_t caps = WL_SEAT_CAPABILITY_POINTER;
-	if (!wl_list_empty(&server->keyboards))
-		caps |= WL_SEAT_CAPABILITY_KEYBOARD;
-	wlr_seat_set_capabilities(server->seat, caps);
+	seat_update_keyboard(server);
+}
+
+static void handle_new_virtual_keyboard(struct wl_listener *listener, void *data)
+{
+	struct sw_server *server = wl_container_of(listener, server, new_virtual_keyboard);
+	struct wlr_virtual_keyboard_v1 *keyboard = data;
+	new_keyboard(server, &keyboard->keyboard.base);
+	seat_update_keyboard(server);
 }
 
 static void handle_request_cursor(struct wl_listener *listener, void *data)
@@ -150,6 +209,50 @@ static void handle_request_set_selection(struct wl_listener *listener, void *dat
 	struct sw_server *server = wl_container_of(listener, server, request_set_selection);
 	struct wlr_seat_request_set_selection_event *event = data;
 	wlr_seat_set_selection(server->seat, event->source, event->serial);
+}
+
+static void handle_request_set_primary_selection(struct wl_listener *listener, void *data)
+{
+	struct sw_server *server = wl_container_of(listener, server, request_set_primary_selection);
+	struct wlr_seat_request_set_primary_selection_event *event = data;
+	wlr_seat_set_primary_selection(server->seat, event->source, event->serial);
+}
+
+static void handle_request_start_drag(struct wl_listener *listener, void *data)
+{
+	struct sw_server *server = wl_container_of(listener, server, request_start_drag);
+	struct wlr_seat_request_start_drag_event *event = data;
+	/* Only a client holding a pointer button on its own surface may start
+	 * a drag, or any client could steal the pointer. */
+	if (wlr_seat_validate_pointer_grab_serial(server->seat, event->origin, event->serial)) {
+		wlr_seat_start_pointer_drag(server->seat, event->drag, event->serial);
+		return;
+	}
+	wlr_log(WLR_INFO, "drag refused: serial %u is not a pointer grab on its origin", event->serial);
+	wlr_data_source_destroy(event->drag->source);
+}
+
+static void handle_drag_icon_destroy(struct wl_listener *listener, void *data)
+{
+	/* wlroots destroys the icon's scene tree with it. */
+	struct sw_server *server = wl_container_of(listener, server, drag_icon_destroy);
+	server->drag_icon = NULL;
+	wl_list_remove(&server->drag_icon_destroy.link);
+}
+
+static void handle_start_drag(struct wl_listener *listener, void *data)
+{
+	struct sw_server *server = wl_container_of(listener, server, start_drag);
+	struct wlr_drag *drag = data;
+	if (!drag->icon)
+		return;
+	/* The icon's tree goes with the drag icon; it follows the cursor. */
+	server->drag_icon = wlr_scene_drag_icon_create(&server->scene->tree, drag->icon);
+	if (!server->drag_icon)
+		return;
+	wlr_scene_node_set_position(&server->drag_icon->node, server->cursor->x, server->cursor->y);
+	server->drag_icon_destroy.notify = handle_drag_icon_destroy;
+	wl_signal_add(&drag->icon->events.destroy, &server->drag_icon_destroy);
 }
 
 static void process_cursor_move(struct sw_server *server)
@@ -206,6 +309,8 @@ static void process_cursor_motion(struct sw_server *server, uint32_t time)
 		return;
 	}
 
+	if (server->seat->drag && server->drag_icon)
+		wlr_scene_node_set_position(&server->drag_icon->node, server->cursor->x, server->cursor->y);
 	double sx, sy;
 	struct wlr_surface *surface = NULL;
 	struct sw_view *view = view_at(server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
@@ -291,9 +396,21 @@ void input_init(struct sw_server *server)
 
 	server->cursor = wlr_cursor_create();
 	wlr_cursor_attach_output_layout(server->cursor, server->output_layout);
-	/* XCURSOR_THEME/XCURSOR_SIZE pick the theme; missing themes only
-	 * mean no cursor image. */
-	server->cursor_mgr = wlr_xcursor_manager_create(NULL, 24);
+	/* wlroots does not read XCURSOR_THEME and XCURSOR_SIZE itself; clients
+	 * do, so they get the size syncway uses when it is unset. A missing
+	 * theme only means no cursor image. */
+	const char *theme = getenv("XCURSOR_THEME");
+	const char *size_env = getenv("XCURSOR_SIZE");
+	char *end = NULL;
+	long size = size_env ? strtol(size_env, &end, 10) : 0;
+	if (!size_env || *end || size <= 0 || size > 512) {
+		if (size_env)
+			wlr_log(WLR_ERROR, "XCURSOR_SIZE=%s is not a size in pixels; using 24", size_env);
+		size = 24;
+		setenv("XCURSOR_SIZE", "24", 1);
+	}
+	server->cursor_mgr = wlr_xcursor_manager_create(theme, (uint32_t)size);
+	wlr_log(WLR_INFO, "cursor theme %s, size %ld", theme ? theme : "(default)", size);
 
 	server->cursor_mode = SW_CURSOR_PASSTHROUGH;
 	server->cursor_motion.notify = handle_cursor_motion;
@@ -314,6 +431,26 @@ void input_init(struct sw_server *server)
 	wl_signal_add(&server->seat->events.request_set_cursor, &server->request_cursor);
 	server->request_set_selection.notify = handle_request_set_selection;
 	wl_signal_add(&server->seat->events.request_set_selection, &server->request_set_selection);
+	wlr_primary_selection_v1_device_manager_create(server->display);
+	server->request_set_primary_selection.notify = handle_request_set_primary_selection;
+	wl_signal_add(&server->seat->events.request_set_primary_selection,
+		      &server->request_set_primary_selection);
+	server->request_start_drag.notify = handle_request_start_drag;
+	wl_signal_add(&server->seat->events.request_start_drag, &server->request_start_drag);
+	server->start_drag.notify = handle_start_drag;
+	wl_signal_add(&server->seat->events.start_drag, &server->start_drag);
+
+	wlr_keyboard_init(&server->placeholder_keyboard, &placeholder_keyboard_impl,
+			  placeholder_keyboard_impl.name);
+	keyboard_set_default_keymap(&server->placeholder_keyboard);
+	seat_update_keyboard(server);
+
+	/* Virtual keyboards (wtype, on-screen keyboards) are keyboards like any
+	 * other, compositor bindings included. */
+	struct wlr_virtual_keyboard_manager_v1 *virtual_keyboards =
+		wlr_virtual_keyboard_manager_v1_create(server->display);
+	server->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
+	wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &server->new_virtual_keyboard);
 }
 
 void input_finish(struct sw_server *server)
@@ -326,6 +463,13 @@ void input_finish(struct sw_server *server)
 	wl_list_remove(&server->new_input.link);
 	wl_list_remove(&server->request_cursor.link);
 	wl_list_remove(&server->request_set_selection.link);
+	wl_list_remove(&server->request_set_primary_selection.link);
+	wl_list_remove(&server->request_start_drag.link);
+	wl_list_remove(&server->start_drag.link);
+	wl_list_remove(&server->new_virtual_keyboard.link);
+	wlr_seat_set_keyboard(server->seat, NULL);
+	wlr_keyboard_finish(&server->placeholder_keyboard);
+	server->placeholder_keyboard.keymap = NULL;
 	wlr_xcursor_manager_destroy(server->cursor_mgr);
 	wlr_cursor_destroy(server->cursor);
 }

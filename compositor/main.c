@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
@@ -259,7 +260,25 @@ static int handle_sigchld(int signal, void *data)
 	return 0;
 }
 
-static bool spawn_client(struct sw_server *server, const char *cmd)
+/* The soft fd limit syncway started with; children get it back. */
+static struct rlimit initial_nofile;
+
+/* Each client costs the compositor fds (its socket, dmabufs, eventfds);
+ * the usual soft limit of 1024 is reached by a few hundred surfaces, after
+ * which every client's next dmabuf or wait fails. The hard limit is what
+ * the administrator allows. */
+static void raise_nofile_limit(void)
+{
+	if (getrlimit(RLIMIT_NOFILE, &initial_nofile) != 0)
+		return;
+	struct rlimit raised = initial_nofile;
+	raised.rlim_cur = raised.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &raised) != 0)
+		fprintf(stderr, "syncway: cannot raise the fd limit to %llu: %s\n",
+			(unsigned long long)raised.rlim_max, strerror(errno));
+}
+
+bool server_spawn(struct sw_server *server, const char *cmd, pid_t *pid_out)
 {
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -267,15 +286,19 @@ static bool spawn_client(struct sw_server *server, const char *cmd)
 		return false;
 	}
 	if (pid == 0) {
-		/* The event loop blocks the signals it reads through signalfd;
-		 * the client should not inherit that. */
+		/* The event loop blocks the signals it reads through signalfd,
+		 * and raised the fd limit: the client should inherit neither
+		 * (select() users break above 1024 fds). */
 		sigset_t set;
 		sigemptyset(&set);
 		sigprocmask(SIG_SETMASK, &set, NULL);
+		if (initial_nofile.rlim_cur)
+			setrlimit(RLIMIT_NOFILE, &initial_nofile);
 		execl("/bin/sh", "/bin/sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
-	server->child_pid = pid;
+	if (pid_out)
+		*pid_out = pid;
 	return true;
 }
 
@@ -286,6 +309,7 @@ int main(int argc, char *argv[])
 	if (!parse_options(argc, argv, &options, &verbosity))
 		return 2;
 	wlr_log_init(verbosity >= 2 ? WLR_DEBUG : verbosity == 1 ? WLR_INFO : WLR_ERROR, NULL);
+	raise_nofile_limit();
 	if (options.headless_outputs > 0) {
 		char n[16];
 		snprintf(n, sizeof(n), "%d", options.headless_outputs);
@@ -366,12 +390,14 @@ int main(int argc, char *argv[])
 	server.new_output.notify = handle_new_output;
 	wl_signal_add(&server.backend->events.new_output, &server.new_output);
 
-	server.xdg_shell = wlr_xdg_shell_create(server.display, 3);
+	/* 6, the newest wlroots 0.18 implements. */
+	server.xdg_shell = wlr_xdg_shell_create(server.display, 6);
 	server.new_xdg_toplevel.notify = handle_new_xdg_toplevel;
 	wl_signal_add(&server.xdg_shell->events.new_toplevel, &server.new_xdg_toplevel);
 	server.new_xdg_popup.notify = handle_new_xdg_popup;
 	wl_signal_add(&server.xdg_shell->events.new_popup, &server.new_xdg_popup);
 
+	decoration_init(&server);
 	input_init(&server);
 
 	const char *socket = wl_display_add_socket_auto(server.display);
@@ -391,7 +417,7 @@ int main(int argc, char *argv[])
 	server.sigterm_source = wl_event_loop_add_signal(server.loop, SIGTERM, handle_terminate_signal, &server);
 	server.sigchld_source = wl_event_loop_add_signal(server.loop, SIGCHLD, handle_sigchld, &server);
 	sw_frame_stats_mark_fds(server.frame_stats, false);
-	if (options.startup_cmd && !spawn_client(&server, options.startup_cmd))
+	if (options.startup_cmd && !server_spawn(&server, options.startup_cmd, &server.child_pid))
 		return 1;
 
 	wl_display_run(server.display);
@@ -428,6 +454,7 @@ int main(int argc, char *argv[])
 		(unsigned long long)timing_counters.protocol_errors);
 	sw_frame_stats_mark_fds(server.frame_stats, true);
 	input_finish(&server);
+	decoration_finish(&server);
 	wlr_scene_node_destroy(&server.scene->tree.node);
 	wl_event_source_remove(server.sigint_source);
 	wl_event_source_remove(server.sigterm_source);

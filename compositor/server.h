@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <wayland-server-core.h>
+#include <wlr/types/wlr_keyboard.h>
 #include <wlr/util/box.h>
 
 #include "syncobj.h"
@@ -75,6 +76,7 @@ struct sw_server {
 	struct wlr_xdg_shell *xdg_shell;
 	struct wl_listener new_xdg_toplevel;
 	struct wl_listener new_xdg_popup;
+	struct wl_listener new_toplevel_decoration;
 	struct wl_list views; /* sw_view.link, front to back */
 
 	struct wlr_cursor *cursor;
@@ -89,7 +91,15 @@ struct sw_server {
 	struct wl_listener new_input;
 	struct wl_listener request_cursor;
 	struct wl_listener request_set_selection;
-	struct wl_list keyboards; /* sw_keyboard.link */
+	struct wl_listener request_set_primary_selection;
+	struct wl_listener request_start_drag;
+	struct wl_listener start_drag;
+	struct wlr_scene_tree *drag_icon; /* the current drag's, or NULL */
+	struct wl_listener drag_icon_destroy;
+	struct wl_listener new_virtual_keyboard;
+	struct wl_list keyboards; /* sw_keyboard.link: real and virtual ones */
+	/* The seat's keyboard while there is no other (see input.c). */
+	struct wlr_keyboard placeholder_keyboard;
 
 	enum sw_cursor_mode cursor_mode;
 	struct sw_view *grabbed_view;
@@ -176,6 +186,14 @@ struct sw_view *view_at(struct sw_server *server, double lx, double ly,
 			struct wlr_surface **surface, double *sx, double *sy);
 void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint32_t edges);
 void view_cycle(struct sw_server *server);
+
+/* main.c: runs cmd with /bin/sh -c, with the environment and limits a
+ * client should get; its pid goes to *pid when pid is not NULL. */
+bool server_spawn(struct sw_server *server, const char *cmd, pid_t *pid);
+
+/* decoration.c: xdg-decoration, client-side always. */
+void decoration_init(struct sw_server *server);
+void decoration_finish(struct sw_server *server);
 
 /* input.c */
 void input_init(struct sw_server *server);
