@@ -1,0 +1,193 @@
+#!/bin/sh
+# Unmodified third-party clients from Debian against syncway, inside a guest
+# (headless, pixman, explicit sync on the virtio-gpu render node), and
+# against a syncway nested in another one (wlroots' Wayland backend):
+#   tools/vm-run -q -- sh clients/tests/third-party.sh [BUILD_DIR]
+# One subtest per client and mode. The client runs until syncway has
+# presented MIN_PRESENTED of its commits (read from syncway's --stats), or
+# for at most THIRD_PARTY_SECS: lavapipe's first frame alone takes seconds
+# under TCG. It passes when the client ran until the suite stopped it (or
+# ended by itself with status 0) without a crash or a protocol error,
+# syncway exited 0 with no leak or sanitizer report, and at least
+# MIN_PRESENTED of the client's commits were presented (the "N presented"
+# of syncway's commit summary). A client that cannot run in the guest (no
+# GPU for it) is a SKIP with its reason, never a pass.
+# Environment: SYNCWAY=PATH another syncway binary (e.g. an ASan build),
+# THIRD_PARTY_SECS=N the longest a client runs (default 40).
+# PASS/FAIL/SKIP lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs in
+# /results/third-party/.
+# shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
+. "${0%/*}/../../tests/lib/result.sh"
+result_suite=third-party
+build=${1:-build}
+syncway=${SYNCWAY:-$build/compositor/syncway}
+secs=${THIRD_PARTY_SECS:-40}
+min_presented=20
+out=/results/third-party
+# syncway's statistics are read while it writes them: on the guest's tmpfs,
+# not over 9p (see tests/conformance/run-in-guest), copied at the end.
+stats=$(mktemp -d /tmp/third-party.XXXXXX) || exit 2
+trap 'cp "$stats"/* "$out"/ 2>/dev/null; rm -rf "$stats"' EXIT
+mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
+chmod 700 "$XDG_RUNTIME_DIR"
+export XDG_RUNTIME_DIR WLR_RENDERER=pixman
+unset WAYLAND_DISPLAY DISPLAY
+export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/tmp/mesa-shader-cache}
+
+# client_script NAME CMD STATS: a script that runs CMD, with its output in
+# NAME.client.log, until STATS (syncway's --stats) holds $min_presented
+# presented commits or $secs seconds have passed, and exits 0 if CMD ran
+# until stopped or ended with status 0. WAYLAND_DEBUG shows which globals
+# the client binds.
+client_script() {
+	script=$out/$1.sh
+	cat >"$script" <<EOF
+#!/bin/sh
+WAYLAND_DEBUG=1 $2 >"$out/$1.client.log" 2>&1 &
+pid=\$!
+i=0
+while [ \$i -lt $((secs * 5)) ] && kill -0 \$pid 2>/dev/null; do
+	[ "\$(grep -c '"type":"commit".*"present_ns"' "$3" 2>/dev/null)" -ge $min_presented ] && break
+	sleep 0.2
+	i=\$((i + 1))
+done
+kill -TERM \$pid 2>/dev/null && stopped=1
+wait \$pid
+s=\$?
+echo "third-party: client exit status \$s\${stopped:+ (stopped by the suite)}" >>"$out/$1.client.log"
+[ \$s = 0 ] || [ -n "\$stopped" ]
+EOF
+	chmod +x "$script"
+}
+
+# client_problems NAME: what the client's log shows went wrong.
+client_problems() {
+	client_problems=
+	clog=$out/$1.client.log
+	grep -qE 'Segmentation fault|Aborted|core dumped|AddressSanitizer' "$clog" &&
+		client_problems="the client crashed"
+	grep -qE '^\[[0-9. ]*\] *wl_display(#|@)1\.error\(' "$clog" &&
+		client_problems="${client_problems:+$client_problems; }protocol error: $(grep -E 'wl_display(#|@)1\.error\(' "$clog" | head -n 1 | cut -c1-160)"
+	grep -q 'no keyboard capability' "$clog" &&
+		client_problems="${client_problems:+$client_problems; }the seat had no keyboard"
+	[ -z "$client_problems" ]
+}
+
+# presented LOG: the "N presented" of syncway's commit summary.
+presented() {
+	sed -n 's/^syncway: commits: .*), \([0-9][0-9]*\) presented.*/\1/p' "$1" | head -n 1
+}
+
+# uses LOG INTERFACE: whether the client's WAYLAND_DEBUG log binds it.
+uses() {
+	grep -q "wl_registry.*bind(.*\"$2\"" "$1"
+}
+
+# check NAME: the verdict of a syncway run whose log is NAME.log.
+check() {
+	name=$1
+	log=$out/$name.log
+	ok=1 why=
+	run_problems "$log" "$status" "" || { ok=0; why=$run_problems; }
+	client_problems "$name" || { ok=0; why="${why:+$why; }$client_problems"; }
+	n=$(presented "$log")
+	[ "${n:-0}" -ge $min_presented ] ||
+		{ ok=0; why="${why:+$why; }only ${n:-0} of its commits presented (at least $min_presented wanted)"; }
+	for iface in wp_linux_drm_syncobj_manager_v1 wp_fifo_manager_v1 wp_commit_timing_manager_v1 \
+		wp_presentation; do
+		uses "$out/$name.client.log" $iface && echo "# $name: binds $iface"
+	done
+	if [ $ok = 1 ]; then
+		echo "# $name: ${n} commits presented"
+		result "$name" pass
+	else
+		echo "  last lines of $log and $out/$name.client.log:"
+		tail -n 6 "$log" | sed 's/^/    /'
+		grep -v '^\[' "$out/$name.client.log" | tail -n 6 | sed 's/^/    /'
+		result "$name" fail "$why"
+	fi
+}
+
+# headless NAME CMD: CMD against a headless syncway.
+headless() {
+	client_script "$1" "$2" "$stats/$1.stats.jsonl"
+	WLR_BACKENDS=headless timeout -s TERM 120 "$syncway" --report 0 -x \
+		--stats "$stats/$1.stats.jsonl" -s "$out/$1.sh" >"$out/$1.log" 2>&1
+	status=$?
+}
+
+# skip_unless NAME PATTERN REASON: after a run, SKIP (and return 1) when
+# the client's log shows it could not start in the guest for want of
+# hardware.
+cannot_run() {
+	grep -qE "$2" "$out/$1.client.log" || return 1
+	result "$1" skip "$3: $(grep -E "$2" "$out/$1.client.log" | head -n 1 | cut -c1-120)"
+}
+
+headless vkgears-fifo-frames-reach-output "vkgears"
+check vkgears-fifo-frames-reach-output
+grep -q 'wp_fifo_v1#[0-9]*\.wait_barrier' "$out/vkgears-fifo-frames-reach-output.client.log" &&
+	echo "# vkgears-fifo-frames-reach-output: paces through fifo-v1 (wait_barrier sent)"
+
+headless vkgears-mailbox-frames-reach-output "vkgears -present-mailbox"
+check vkgears-mailbox-frames-reach-output
+
+headless vkcube-frames-reach-output "vkcube --wsi wayland"
+check vkcube-frames-reach-output
+
+headless weston-simple-shm-frames-reach-output "weston-simple-shm"
+check weston-simple-shm-frames-reach-output
+
+headless weston-presentation-shm-gets-feedback "weston-presentation-shm"
+check weston-presentation-shm-gets-feedback
+# It asks for presentation feedback on every frame: some must have come.
+if ! grep -q 'wp_presentation_feedback#[0-9]*\.presented(' "$out/weston-presentation-shm-gets-feedback.client.log"; then
+	result weston-presentation-shm-feedback-presented fail "no wp_presentation_feedback.presented event reached it"
+else
+	result weston-presentation-shm-feedback-presented pass
+fi
+
+headless weston-simple-dmabuf-feedback-frames-reach-output "weston-simple-dmabuf-feedback"
+cannot_run weston-simple-dmabuf-feedback-frames-reach-output \
+	'failed to create|gbm|GBM|Failed to|not supported' \
+	"it cannot allocate on virtio-gpu without 3D" ||
+	check weston-simple-dmabuf-feedback-frames-reach-output
+
+# Nested: the inner syncway is a client of the outer one (wlroots' Wayland
+# backend); the client draws into the inner one, whose output is a window
+# on the outer one. Both must show frames.
+nested() {
+	name=nested-$1
+	client_script "$name" "$2" "$stats/$name.inner.stats.jsonl"
+	inner=$out/$name.inner.sh
+	cat >"$inner" <<EOF
+#!/bin/sh
+WLR_BACKENDS=wayland "$syncway" --report 0 -x --stats "$stats/$name.inner.stats.jsonl" \
+	-s "$out/$name.sh" >"$out/$name.inner.log" 2>&1
+EOF
+	chmod +x "$inner"
+	WLR_BACKENDS=headless timeout -s TERM 120 "$syncway" --report 0 -x \
+		--stats "$stats/$name.stats.jsonl" -s "$inner" >"$out/$name.log" 2>&1
+	status=$?
+	ok=1 why=
+	run_problems "$out/$name.log" "$status" "" || { ok=0; why="outer: $run_problems"; }
+	run_problems "$out/$name.inner.log" 0 "" || { ok=0; why="${why:+$why; }inner: $run_problems"; }
+	client_problems "$name" || { ok=0; why="${why:+$why; }$client_problems"; }
+	n_inner=$(presented "$out/$name.inner.log")
+	n_outer=$(presented "$out/$name.log")
+	[ "${n_inner:-0}" -ge $min_presented ] ||
+		{ ok=0; why="${why:+$why; }inner syncway presented ${n_inner:-0} of the client's commits"; }
+	[ "${n_outer:-0}" -ge $min_presented ] ||
+		{ ok=0; why="${why:+$why; }outer syncway presented ${n_outer:-0} commits of the inner one's window"; }
+	if [ $ok = 1 ]; then
+		echo "# $name: inner presented $n_inner client commits, outer $n_outer of the inner window's"
+		result "$name" pass
+	else
+		tail -n 6 "$out/$name.inner.log" | sed 's/^/    /'
+		result "$name" fail "$why"
+	fi
+}
+nested vkgears-frames-reach-both-outputs "vkgears"
+nested weston-simple-shm-frames-reach-both-outputs "weston-simple-shm"
+
+result_summary
