@@ -163,6 +163,9 @@ void sw_commit_timing_output_latching(struct sw_commit_timing_manager *manager,
 		struct sw_timed_commit *held = wl_container_of(timer->held.next, held, link);
 		if (held->target_ns <= present_ns)
 			timed_commit_release(held);
+		else if (held->target_ns - present_ns < FRAME_REQUEST_AHEAD_NS)
+			/* Without damage, nothing else brings the next frame. */
+			wlr_output_schedule_frame(output);
 	}
 }
 

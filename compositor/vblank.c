@@ -4,12 +4,13 @@
  * idle callback right after the commit, with no refresh period and no
  * sequence. Pacing demos and tests need a display-like clock, so syncway
  * gives each headless output one: vblank n is at base + n * period, a
- * timerfd wakes the event loop at each vblank and sends the output a frame
- * event (fifo-v1's latching deadline, the moment syncway renders), and the
- * frame committed then is reported presented at that vblank, with its
- * sequence number. The backend's own frame events are ignored. A vblank
- * the event loop wakes up too late for is skipped, as a display would
- * skip it: that is a missed frame. */
+ * timerfd wakes the event loop a render budget before each vblank and
+ * sends the output a frame event (fifo-v1's latching deadline, the moment
+ * syncway renders), and the frame committed then is reported presented at
+ * the first vblank not before the commit, with its sequence number: never
+ * before the content was drawn, as on a display. The backend's own frame
+ * events are ignored. When the event loop wakes up past a vblank, that
+ * vblank is skipped, as a display would skip it: a missed frame. */
 #include "vblank.h"
 
 #include <errno.h>
@@ -52,9 +53,19 @@ static int64_t output_period_ns(const struct wlr_output *output)
 	return (int64_t)(1e12 / mhz);
 }
 
+/* The first vblank at or after t. */
+static uint64_t vblank_at_or_after(const struct sw_vblank_clock *clock, int64_t t)
+{
+	if (t <= clock->base_ns)
+		return 0;
+	return (uint64_t)((t - clock->base_ns + clock->period_ns - 1) / clock->period_ns);
+}
+
+/* Wakes up a render budget, a quarter of the period, before vblank seq. */
 static void arm(struct sw_vblank_clock *clock, uint64_t seq)
 {
-	struct itimerspec spec = { .it_value = sw_ns_timespec(clock->base_ns + (int64_t)seq * clock->period_ns) };
+	int64_t t = clock->base_ns + (int64_t)seq * clock->period_ns - clock->period_ns / 4;
+	struct itimerspec spec = { .it_value = sw_ns_timespec(t) };
 	if (timerfd_settime(clock->timer_fd, TFD_TIMER_ABSTIME, &spec, NULL) != 0)
 		wlr_log_errno(WLR_ERROR, "%s: arming the vblank timer", clock->output->name);
 }
@@ -65,9 +76,8 @@ static int handle_vblank(int fd, uint32_t mask, void *data)
 	uint64_t expirations;
 	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
 		wlr_log_errno(WLR_ERROR, "%s: reading the vblank timer", clock->output->name);
-	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
-	/* The latest vblank that has passed: any before it were missed. */
-	clock->seq = (uint64_t)((now - clock->base_ns) / clock->period_ns);
+	/* The vblank this frame can still make; any before it were missed. */
+	clock->seq = vblank_at_or_after(clock, sw_clock_ns(CLOCK_MONOTONIC));
 	arm(clock, clock->seq + 1);
 	if (!clock->output->enabled)
 		return 0;
@@ -100,9 +110,10 @@ static void handle_present(struct wl_listener *listener, void *data)
 static void handle_commit(struct wl_listener *listener, void *data)
 {
 	struct sw_vblank_clock *clock = wl_container_of(listener, clock, commit);
-	/* A frame goes out at the vblank it was committed in; one committed
-	 * outside a vblank (the first modeset) at the next one. */
-	clock->commit_seq = clock->ticking ? clock->seq : clock->seq + 1;
+	/* A frame goes out at the vblank its frame event was for; one
+	 * committed outside them (the first modeset) at the next one. */
+	clock->commit_seq = clock->ticking ? clock->seq :
+		vblank_at_or_after(clock, sw_clock_ns(CLOCK_MONOTONIC));
 	/* A new mode: the clock goes on at its rate from the next vblank. */
 	int64_t period = output_period_ns(clock->output);
 	if (period == clock->period_ns)

@@ -25,7 +25,7 @@ struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct
 bool sw_vblank_clock_ticking(const struct sw_vblank_clock *clock);
 
 /* When the frame being rendered at this vblank will be presented: the
- * vblank's time. */
+ * vblank's time (a little ahead of now). */
 int64_t sw_vblank_clock_vblank_ns(const struct sw_vblank_clock *clock);
 
 #endif
