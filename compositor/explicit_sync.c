@@ -490,6 +490,8 @@ static int handle_wait_ready(int fd, uint32_t mask, void *data)
 	wait_destroy(wait);
 
 	struct sw_acquire_wait *next;
+	uint64_t unwatched_point = 0;
+	bool unwatched = false;
 	while ((next = surface_next_wait(sync, surface, NULL))) {
 		if (n < sizeof(seqs) / sizeof(seqs[0]) &&
 		    sw_syncobj_point_signalled(sync->stats, sync->drm_fd, next->timeline->handle,
@@ -501,21 +503,24 @@ static int handle_wait_ready(int fd, uint32_t mask, void *data)
 			continue;
 		}
 		if (!wait_arm(next)) {
-			/* A held commit nobody watches would stall the surface. */
-			wl_client_post_implementation_error(
-				wl_resource_get_client(surface->resource),
-				"compositor cannot wait for acquire point %" PRIu64, next->point);
-			return 0;
+			unwatched = true;
+			unwatched_point = next->point;
 		}
 		break;
 	}
 
-	/* Unlocking applies commits, which runs arbitrary listeners. */
+	/* Unlocking applies commits, which runs arbitrary listeners. The
+	 * commits collected are ready whatever happens to the next one. */
+	struct wl_client *client = wl_resource_get_client(surface->resource);
 	struct surface_guard guard = { .destroy.notify = handle_guard_destroy };
 	wl_signal_add(&surface->events.destroy, &guard.destroy);
 	for (size_t i = 0; i < n && !guard.destroyed; i++)
 		wlr_surface_unlock_cached(surface, seqs[i]);
 	wl_list_remove(&guard.destroy.link);
+	/* A held commit nobody watches would stall the surface for good. */
+	if (unwatched)
+		wl_client_post_implementation_error(client, "compositor cannot wait for acquire point %" PRIu64,
+						    unwatched_point);
 	return 0;
 }
 
