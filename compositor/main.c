@@ -335,7 +335,7 @@ int main(int argc, char *argv[])
 	char where[300] = "";
 	server.drm_fd = open_drm_device(server.backend, where, sizeof(where));
 
-	server.renderer = server_renderer_create(server.backend, server.drm_fd);
+	server.renderer = server_renderer_create(&server, server.drm_fd);
 	if (!server.renderer) {
 		fprintf(stderr, "syncway: no renderer (WLR_RENDERER=pixman works everywhere)\n");
 		return 1;

@@ -19,6 +19,15 @@
 
 #define RETIRE_TIMEOUT_MS 1000
 
+void server_redraw_outputs(struct sw_server *server)
+{
+	struct sw_output *output;
+	wl_list_for_each(output, &server->outputs, link) {
+		wlr_damage_ring_add_whole(&output->scene_output->damage_ring);
+		wlr_output_schedule_frame(output->wlr_output);
+	}
+}
+
 uint64_t server_frames_retired(struct sw_server *server)
 {
 	uint64_t retired = server->frames_committed;

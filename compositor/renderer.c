@@ -6,13 +6,21 @@
  * guaranteed for dmabufs only, so syncway wraps pixman in a renderer that
  * maps single-plane linear dmabufs (DMA_BUF_IOCTL_SYNC around each read) and
  * hands pixman the mapping. Everything else goes straight to pixman. GPU
- * renderers (GLES2, Vulkan) import dmabufs themselves and are used as is. */
+ * renderers (GLES2, Vulkan) import dmabufs themselves and are used as is.
+ *
+ * DMA_BUF_IOCTL_SYNC waits, without a timeout, for the implicit fences of
+ * whoever writes the buffer: a client that keeps a write fence pending
+ * would stop the compositor for everyone. So a read starts only when the
+ * dmabuf polls readable (no pending write); otherwise the buffer is left
+ * out of this frame, the event loop watches the dmabuf, and every output
+ * is redrawn once its writes are done. */
 #include "renderer.h"
 
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <linux/dma-buf.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -24,9 +32,12 @@
 #include <wlr/types/wlr_buffer.h>
 #include <wlr/util/log.h>
 
+#include "server.h"
+
 struct sw_mapping_renderer {
 	struct wlr_renderer base;
 	struct wlr_renderer *pixman;
+	struct sw_server *server;
 	int drm_fd; /* not owned */
 	struct wlr_drm_format_set dmabuf_formats;
 };
@@ -37,7 +48,9 @@ struct sw_mapping_renderer {
  * the last read. */
 struct sw_dmabuf_mapping {
 	struct wlr_buffer base;
+	struct sw_mapping_renderer *renderer;
 	struct wlr_buffer *source;
+	struct wl_event_source *write_watch; /* while a write is pending */
 	void *map;
 	size_t map_size;
 	int fd; /* the source's, not owned */
@@ -54,6 +67,8 @@ static struct sw_mapping_renderer *mapping_renderer_from(struct wlr_renderer *re
 static void dmabuf_mapping_destroy(struct wlr_buffer *buffer)
 {
 	struct sw_dmabuf_mapping *mapping = wl_container_of(buffer, mapping, base);
+	if (mapping->write_watch)
+		wl_event_source_remove(mapping->write_watch);
 	munmap(mapping->map, mapping->map_size);
 	wlr_buffer_unlock(mapping->source);
 	free(mapping);
@@ -69,12 +84,29 @@ static bool dmabuf_sync(struct sw_dmabuf_mapping *mapping, uint64_t flags)
 	return true;
 }
 
+static int handle_writes_done(int fd, uint32_t mask, void *data)
+{
+	struct sw_dmabuf_mapping *mapping = data;
+	wl_event_source_remove(mapping->write_watch);
+	mapping->write_watch = NULL;
+	server_redraw_outputs(mapping->renderer->server);
+	return 0;
+}
+
 static bool dmabuf_mapping_begin_access(struct wlr_buffer *buffer, uint32_t flags, void **data,
 					uint32_t *format, size_t *stride)
 {
 	struct sw_dmabuf_mapping *mapping = wl_container_of(buffer, mapping, base);
 	if (flags & WLR_BUFFER_DATA_PTR_ACCESS_WRITE)
 		return false;
+	struct pollfd pfd = { .fd = mapping->fd, .events = POLLIN };
+	if (poll(&pfd, 1, 0) == 0) {
+		if (!mapping->write_watch)
+			mapping->write_watch = wl_event_loop_add_fd(mapping->renderer->server->loop,
+								    mapping->fd, WL_EVENT_READABLE,
+								    handle_writes_done, mapping);
+		return false;
+	}
 	/* Exporters that need no cache maintenance may refuse the ioctl; the
 	 * mapping is still coherent then. */
 	dmabuf_sync(mapping, DMA_BUF_SYNC_START);
@@ -96,7 +128,8 @@ static const struct wlr_buffer_impl dmabuf_mapping_impl = {
 	.end_data_ptr_access = dmabuf_mapping_end_access,
 };
 
-static struct sw_dmabuf_mapping *dmabuf_mapping_create(struct wlr_buffer *source,
+static struct sw_dmabuf_mapping *dmabuf_mapping_create(struct sw_mapping_renderer *renderer,
+						       struct wlr_buffer *source,
 						       const struct wlr_dmabuf_attributes *attribs)
 {
 	if (attribs->n_planes != 1 || (attribs->modifier != DRM_FORMAT_MOD_LINEAR &&
@@ -116,6 +149,7 @@ static struct sw_dmabuf_mapping *dmabuf_mapping_create(struct wlr_buffer *source
 		free(mapping);
 		return NULL;
 	}
+	mapping->renderer = renderer;
 	mapping->fd = attribs->fd[0];
 	mapping->offset = attribs->offset[0];
 	mapping->stride = attribs->stride[0];
@@ -162,7 +196,7 @@ static struct wlr_texture *mapping_texture_from_buffer(struct wlr_renderer *rend
 	if (!wlr_buffer_get_dmabuf(buffer, &attribs) || buffer->impl->begin_data_ptr_access)
 		return wlr_texture_from_buffer(r->pixman, buffer);
 
-	struct sw_dmabuf_mapping *mapping = dmabuf_mapping_create(buffer, &attribs);
+	struct sw_dmabuf_mapping *mapping = dmabuf_mapping_create(r, buffer, &attribs);
 	if (!mapping)
 		return NULL;
 	/* The texture locks the mapping while it needs it; dropping our
@@ -196,11 +230,13 @@ static const struct wlr_renderer_impl mapping_renderer_impl = {
 	.render_timer_create = mapping_render_timer_create,
 };
 
-static struct wlr_renderer *mapping_renderer_create(struct wlr_renderer *pixman, int drm_fd)
+static struct wlr_renderer *mapping_renderer_create(struct sw_server *server,
+						   struct wlr_renderer *pixman, int drm_fd)
 {
 	struct sw_mapping_renderer *r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
+	r->server = server;
 	r->pixman = pixman;
 	r->drm_fd = drm_fd;
 
@@ -217,12 +253,12 @@ static struct wlr_renderer *mapping_renderer_create(struct wlr_renderer *pixman,
 	return &r->base;
 }
 
-struct wlr_renderer *server_renderer_create(struct wlr_backend *backend, int drm_fd)
+struct wlr_renderer *server_renderer_create(struct sw_server *server, int drm_fd)
 {
-	struct wlr_renderer *renderer = wlr_renderer_autocreate(backend);
+	struct wlr_renderer *renderer = wlr_renderer_autocreate(server->backend);
 	if (!renderer || !wlr_renderer_is_pixman(renderer) || drm_fd < 0)
 		return renderer;
-	struct wlr_renderer *wrapped = mapping_renderer_create(renderer, drm_fd);
+	struct wlr_renderer *wrapped = mapping_renderer_create(server, renderer, drm_fd);
 	if (!wrapped) {
 		wlr_log(WLR_ERROR, "pixman: no memory for dmabuf mapping; wl_shm only");
 		return renderer;

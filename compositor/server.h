@@ -175,6 +175,8 @@ struct sw_keyboard {
 
 /* output.c */
 void handle_new_output(struct wl_listener *listener, void *data);
+/* Damages every output whole and asks each for a frame. */
+void server_redraw_outputs(struct sw_server *server);
 /* Highest frame number n such that frames 1..n have all retired. */
 uint64_t server_frames_retired(struct sw_server *server);
 

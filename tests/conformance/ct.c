@@ -2,6 +2,8 @@
 #include "ct.h"
 
 #include <errno.h>
+#include <linux/dma-buf.h>
+#include <xf86drm.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -585,14 +587,16 @@ bool ct_swsync_available(void)
 	return access(SW_SYNC_PATH, R_OK | W_OK) == 0;
 }
 
-int ct_swsync_attach(struct ct_timeline *t, uint64_t point)
+/* An unsignalled sw_sync fence, its timeline kept for ct_swsync_release
+ * (and signalled at the next subtest at the latest); *token gets it. */
+static int swsync_fence(const char *name, int *token)
 {
 	int tl = open(SW_SYNC_PATH, O_RDWR | O_CLOEXEC);
 	if (tl < 0)
-		sw_skip("no sw_sync (%s: %s): cannot make a materialized, unsignalled point",
-			SW_SYNC_PATH, strerror(errno));
+		sw_skip("no sw_sync (%s: %s): cannot make an unsignalled fence", SW_SYNC_PATH,
+			strerror(errno));
 	struct sw_sync_create_fence_data data = { .value = 1 };
-	snprintf(data.name, sizeof(data.name), "ct-acquire");
+	snprintf(data.name, sizeof(data.name), "%s", name);
 	if (ioctl(tl, SW_SYNC_IOC_CREATE_FENCE, &data) != 0) {
 		close(tl);
 		sw_fail("SW_SYNC_IOC_CREATE_FENCE: %s", strerror(errno));
@@ -601,11 +605,38 @@ int ct_swsync_attach(struct ct_timeline *t, uint64_t point)
 	f->timeline_fd = tl;
 	f->next = ct.fences;
 	ct.fences = f;
-	int ret = sw_syncobj_point_import_sync_file(&ct.stats, ct.drm_fd, handle_of(t), point, data.fence);
-	close(data.fence);
+	*token = tl;
+	return data.fence;
+}
+
+int ct_write_fence(struct sw_buffer *b)
+{
+	if (b->type != SW_BUFFER_DMABUF)
+		sw_skip("a write fence needs a dmabuf");
+	int dmabuf;
+	if (drmPrimeHandleToFD(b->card_fd, b->dumb_handle, DRM_CLOEXEC, &dmabuf) != 0)
+		sw_fail("PRIME export of the buffer: %s", strerror(errno));
+	int token;
+	int fence = swsync_fence("ct-write", &token);
+	struct dma_buf_import_sync_file import = { .flags = DMA_BUF_SYNC_WRITE, .fd = fence };
+	int ret = ioctl(dmabuf, DMA_BUF_IOCTL_IMPORT_SYNC_FILE, &import);
+	int err = errno;
+	close(fence);
+	close(dmabuf);
+	if (ret != 0)
+		sw_fail("DMA_BUF_IOCTL_IMPORT_SYNC_FILE: %s", strerror(err));
+	return token;
+}
+
+int ct_swsync_attach(struct ct_timeline *t, uint64_t point)
+{
+	int token;
+	int fence = swsync_fence("ct-acquire", &token);
+	int ret = sw_syncobj_point_import_sync_file(&ct.stats, ct.drm_fd, handle_of(t), point, fence);
+	close(fence);
 	if (ret)
 		sw_fail("importing a sw_sync fence at point %" PRIu64 ": %s", point, strerror(-ret));
-	return tl;
+	return token;
 }
 
 void ct_swsync_release(int token)

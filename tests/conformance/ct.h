@@ -165,6 +165,10 @@ bool ct_swsync_available(void);
  * the next subtest starts. */
 int ct_swsync_attach(struct ct_timeline *t, uint64_t point);
 void ct_swsync_release(int token);
+/* Attaches an unsignalled sw_sync fence to dmabuf b as a pending write
+ * (DMA_BUF_IOCTL_IMPORT_SYNC_FILE): implicit sync says nobody may read it
+ * until ct_swsync_release(token). Skips for wl_shm buffers. */
+int ct_write_fence(struct sw_buffer *b);
 
 /* --- surfaces and commits ------------------------------------------------- */
 

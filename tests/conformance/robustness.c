@@ -409,6 +409,53 @@ static void starvation_tests(void)
 	}
 }
 
+/* A client whose dmabuf keeps a pending write fence (implicit sync) while
+ * it commits it: a compositor that reads the buffer waiting on that fence
+ * stops for everyone. */
+static void write_fence_tests(void)
+{
+	ct_subtest("write-fenced-dmabuf-does-not-block-others")
+	{
+		struct guard g;
+		guard_start(&g);
+		struct ct_conn *stuck = ct_connect_with_manager();
+		struct ct_window *ws = ct_sync_window(stuck);
+		struct sw_buffer *fenced = ct_buffer_of(stuck, SW_BUFFER_DMABUF);
+		struct ct_timeline *acq = ct_timeline(stuck);
+		ct_show(ws, ct_buffer(stuck), acq, 1, ct_timeline(stuck), 1);
+		/* Everything that needs a roundtrip first: a compositor that
+		 * blocks would make them hang, where the frames below fail
+		 * after their deadline. */
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
+		struct ct_timeline *cacq = ct_timeline(c);
+		struct sw_buffer *cbuf[2] = { ct_buffer(c), ct_buffer(c) };
+		struct ct_timeline *crel[20];
+		for (int i = 0; i < 20; i++)
+			crel[i] = ct_timeline(c);
+		ct_roundtrip(c);
+
+		int token = ct_write_fence(fenced);
+		ct_signal(acq, 2);
+		struct ct_track *t = ct_commit_buffer(ws, fenced, acq, 2, ct_timeline(stuck), 1);
+		wl_display_flush(stuck->d->display);
+		int64_t worst = 0;
+		for (int frame = 1; frame <= 20; frame++) {
+			int64_t start = ct_now_ns();
+			ct_show(w, cbuf[frame % 2], cacq, (uint64_t)frame, crel[frame - 1], 1);
+			if (ct_now_ns() - start > worst)
+				worst = ct_now_ns() - start;
+		}
+		ct_note("20 frames of another client while a write fence was pending, slowest %.1f ms",
+			worst / 1e6);
+		ct_swsync_release(token);
+		ct_need_presented(stuck, t, "the buffer once its write fence signalled");
+		ct_disconnect(stuck);
+		ct_disconnect(c);
+		guard_end(&g, "after both clients left");
+	}
+}
+
 /* Percentiles of n observer roundtrips, in ms: the time the compositor
  * takes to get round to a client, a proxy for its event-loop dispatch
  * latency. */
@@ -711,6 +758,7 @@ int main(int argc, char **argv)
 	latency_tests();
 	flood_tests();
 	exhaustion_tests();
+	write_fence_tests();
 	ct_end();
 	return sw_test_exit();
 }
