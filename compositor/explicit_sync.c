@@ -69,6 +69,7 @@ struct sw_explicit_sync {
 	bool unfenced_logged;
 
 	struct wl_list waits;    /* sw_acquire_wait.link, oldest first */
+	struct wl_list clients;  /* sw_sync_client.link */
 	struct wl_list releases; /* sw_release.link */
 	struct wl_listener frames_retired;
 
@@ -107,10 +108,22 @@ struct sw_sync_surface {
 	struct wl_listener client_commit;
 };
 
+/* What one client's held commits cost the compositor, against its caps
+ * (sw_options: max_held_commits, max_waiting_surfaces). Lives while the
+ * client is connected or any of its waits is. */
+struct sw_sync_client {
+	struct wl_list link; /* sw_explicit_sync.clients */
+	struct wl_client *client; /* NULL once disconnected */
+	size_t held;  /* its commits waiting on an acquire point */
+	size_t armed; /* its waits with an eventfd: one per surface */
+	struct wl_listener destroy;
+};
+
 /* A commit held back until its acquire point is signalled. */
 struct sw_acquire_wait {
 	struct wl_list link; /* sw_explicit_sync.waits */
 	struct sw_explicit_sync *sync;
+	struct sw_sync_client *owner;
 	struct wlr_surface *surface;
 	uint32_t seq; /* the locked cached state */
 	struct sw_imported_timeline *timeline;
@@ -393,6 +406,42 @@ void sw_explicit_sync_frame_rendered(struct sw_explicit_sync *sync, struct wlr_b
 	close(fence);
 }
 
+/* --- per-client costs ---------------------------------------------------- */
+
+static void sync_client_free_if_unused(struct sw_sync_client *owner)
+{
+	if (owner->client || owner->held > 0)
+		return;
+	wl_list_remove(&owner->link);
+	free(owner);
+}
+
+static void handle_sync_client_destroy(struct wl_listener *listener, void *data)
+{
+	/* The client's surfaces, and with them its waits, go after this. */
+	struct sw_sync_client *owner = wl_container_of(listener, owner, destroy);
+	wl_list_remove(&owner->destroy.link);
+	owner->client = NULL;
+	sync_client_free_if_unused(owner);
+}
+
+static struct sw_sync_client *sync_client_get(struct sw_explicit_sync *sync, struct wl_client *client)
+{
+	struct sw_sync_client *owner;
+	wl_list_for_each(owner, &sync->clients, link) {
+		if (owner->client == client)
+			return owner;
+	}
+	owner = calloc(1, sizeof(*owner));
+	if (!owner)
+		return NULL;
+	owner->client = client;
+	owner->destroy.notify = handle_sync_client_destroy;
+	wl_client_add_destroy_listener(client, &owner->destroy);
+	wl_list_insert(&sync->clients, &owner->link);
+	return owner;
+}
+
 /* --- acquire points ------------------------------------------------------ */
 
 static int handle_wait_ready(int fd, uint32_t mask, void *data);
@@ -427,6 +476,7 @@ static bool wait_arm(struct sw_acquire_wait *wait)
 	}
 	/* The event loop polls a duplicate but hands this fd to the callback. */
 	wait->event_fd = event_fd;
+	wait->owner->armed++;
 	return true;
 }
 
@@ -435,10 +485,13 @@ static void wait_destroy(struct sw_acquire_wait *wait)
 	if (wait->source) {
 		wl_event_source_remove(wait->source);
 		close(wait->event_fd);
+		wait->owner->armed--;
 	}
 	wl_list_remove(&wait->surface_destroy.link);
 	wl_list_remove(&wait->link);
 	timeline_unref(wait->timeline);
+	wait->owner->held--;
+	sync_client_free_if_unused(wait->owner);
 	free(wait);
 }
 
@@ -533,20 +586,54 @@ static void handle_wait_surface_destroy(struct wl_listener *listener, void *data
 	wait_destroy(wait);
 }
 
-static bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
-			struct sw_imported_timeline *timeline, uint64_t point)
+/* Why a client may not hold another commit, or NULL. A held commit costs a
+ * cached state, a buffer lock and a wait; the first one of a surface also
+ * an eventfd and libwayland's duplicate of it. Unbounded, one client could
+ * take every fd the compositor has. */
+static const char *over_cap(struct sw_explicit_sync *sync, const struct sw_sync_client *owner,
+			    bool needs_eventfd, char *buf, size_t len)
 {
+	const struct sw_options *options = sync->server->options;
+	if (options->max_held_commits > 0 && owner->held >= (size_t)options->max_held_commits) {
+		snprintf(buf, len, "more than %d commits waiting on acquire points (--max-held-commits)",
+			 options->max_held_commits);
+		return buf;
+	}
+	if (needs_eventfd && options->max_waiting_surfaces > 0 &&
+	    owner->armed >= (size_t)options->max_waiting_surfaces) {
+		snprintf(buf, len, "more than %d surfaces with commits waiting on acquire points "
+			 "(--max-waiting-surfaces)", options->max_waiting_surfaces);
+		return buf;
+	}
+	return NULL;
+}
+
+/* false with *cap set when a cap forbids it, false with *cap NULL when the
+ * compositor cannot wait (out of fds or memory). */
+static bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
+			struct sw_imported_timeline *timeline, uint64_t point, const char **cap,
+			char *cap_buf, size_t cap_len)
+{
+	*cap = NULL;
+	struct sw_sync_client *owner = sync_client_get(sync, wl_resource_get_client(surface->resource));
+	if (!owner)
+		return false;
+	bool needs_eventfd = !surface_next_wait(sync, surface, NULL);
+	if ((*cap = over_cap(sync, owner, needs_eventfd, cap_buf, cap_len)))
+		return false;
 	struct sw_acquire_wait *wait = calloc(1, sizeof(*wait));
 	if (!wait)
 		return false;
 	wait->sync = sync;
+	wait->owner = owner;
 	wait->surface = surface;
 	wait->timeline = timeline;
 	wait->point = point;
-	if (!surface_next_wait(sync, surface, NULL) && !wait_arm(wait)) {
+	if (needs_eventfd && !wait_arm(wait)) {
 		free(wait);
 		return false;
 	}
+	owner->held++;
 	timeline_ref(timeline);
 	wait->seq = wlr_surface_lock_pending(surface);
 	wait->surface_destroy.notify = handle_wait_surface_destroy;
@@ -758,14 +845,21 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 		wlr_log(WLR_ERROR, "explicit sync: TIMELINE_WAIT on acquire point %" PRIu64
 			" of timeline@%u: %s; waiting for it anyway", point, timeline->resource_id,
 			strerror(-ready));
-	if (!wait_create(sync, surface, timeline, point)) {
+	const char *cap;
+	char cap_buf[128];
+	if (!wait_create(sync, surface, timeline, point, &cap, cap_buf, sizeof(cap_buf))) {
 		/* The commit must not be applied unwaited; refusing it ends the
 		 * client, which is better than showing a buffer mid-render. */
-		wlr_log(WLR_ERROR, "explicit sync: cannot wait for acquire point %" PRIu64
-			" of timeline@%u on wl_surface@%u", point, timeline->resource_id, surface_id);
+		pid_t pid = 0;
+		wl_client_get_credentials(client, &pid, NULL, NULL);
+		wlr_log(WLR_ERROR, "explicit sync: client pid %d: cannot wait for acquire point %" PRIu64
+			" of timeline@%u on wl_surface@%u: %s", (int)pid, point, timeline->resource_id,
+			surface_id, cap ? cap : "out of resources");
+		if (cap)
+			sync->counters.protocol_errors++;
 		wlr_surface_reject_pending(surface, wl_client_get_object(client, 1),
-					   WL_DISPLAY_ERROR_IMPLEMENTATION,
-					   "compositor cannot wait for acquire point %" PRIu64, point);
+					   WL_DISPLAY_ERROR_IMPLEMENTATION, "%s",
+					   cap ? cap : "compositor cannot wait for the acquire point");
 		return;
 	}
 	sync->counters.acquire_waited++;
@@ -901,6 +995,7 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
 	sync->release_after_frames = !server_renderer_is_pixman(server->renderer);
 	sync->render_fence = -1;
 	wl_list_init(&sync->waits);
+	wl_list_init(&sync->clients);
 	wl_list_init(&sync->releases);
 	sync->global = wl_global_create(server->display, &wp_linux_drm_syncobj_manager_v1_interface,
 					MANAGER_VERSION, sync, manager_bind);
@@ -926,6 +1021,8 @@ void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_
 		sync->counters.waits_cancelled++;
 		wait_destroy(wait);
 	}
+	/* Every client is gone, so their records freed themselves. */
+	assert(wl_list_empty(&sync->clients));
 	/* Nothing renders any more: released buffers' points can go now
 	 * (on the render fence where there is one).
 	 * Buffers still referenced (by what, at this point?) are dropped

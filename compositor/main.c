@@ -45,14 +45,21 @@ static const char usage[] =
 	"      --report SEC         seconds between the FPS lines on stderr (default 5, 0: none)\n"
 	"      --headless-size WxH[@HZ]  mode of headless outputs (default 1280x720@60)\n"
 	"      --outputs N          number of headless outputs (sets WLR_HEADLESS_OUTPUTS)\n"
+	"      --max-held-commits N commits one client may have waiting on acquire points\n"
+	"                           (default 4096, 0: no cap); beyond, a protocol error\n"
+	"      --max-waiting-surfaces N  surfaces of one client with such commits (each costs\n"
+	"                           2 fds; default 256, 0: no cap); beyond, a protocol error\n"
 	"  -v, --verbose            wlroots info messages; twice for debug\n"
 	"  -h, --help               this text\n"
 	"Backends come from wlr_backend_autocreate(): DRM/KMS with libseat on a VT,\n"
 	"nested in Wayland or X11 when WAYLAND_DISPLAY or DISPLAY is set, or\n"
 	"WLR_BACKENDS=headless. Keys: Alt+Escape quits, Alt+F1 cycles windows,\n"
-	"Alt+drag moves (left button) or resizes (right button).\n"
+	"Alt+Return starts a terminal ($SYNCWAY_TERM, else foot, else weston-terminal),\n"
+	"Ctrl+Alt+F1..F12 switch VTs, Alt+drag moves (left button) or resizes (right).\n"
 	"Environment: SYNCWAY_EXPLICIT_SYNC=0 hides linux-drm-syncobj-v1;\n"
-	"SYNCWAY_DRM_DEVICE picks the DRM device when the backend has none.\n";
+	"SYNCWAY_DRM_DEVICE picks the DRM device when the backend has none;\n"
+	"SYNCWAY_TERM the terminal; XCURSOR_THEME, XCURSOR_SIZE the cursor.\n"
+	"See syncway(1).\n";
 
 static bool parse_size(const char *arg, struct sw_options *options)
 {
@@ -76,7 +83,7 @@ static bool parse_size(const char *arg, struct sw_options *options)
 
 static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
 {
-	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS };
+	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_WAITING };
 	static const struct option longopts[] = {
 		{ "startup", required_argument, NULL, 's' },
 		{ "exit-with-client", no_argument, NULL, 'x' },
@@ -84,6 +91,8 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "headless-size", required_argument, NULL, OPT_SIZE },
 		{ "outputs", required_argument, NULL, OPT_OUTPUTS },
+		{ "max-held-commits", required_argument, NULL, OPT_MAX_HELD },
+		{ "max-waiting-surfaces", required_argument, NULL, OPT_MAX_WAITING },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -123,6 +132,17 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 				return false;
 			}
 			break;
+		case OPT_MAX_HELD:
+		case OPT_MAX_WAITING: {
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 0 || n > 10000000) {
+				fprintf(stderr, "syncway: --%s wants a count (0: no cap), not '%s'\n",
+					c == OPT_MAX_HELD ? "max-held-commits" : "max-waiting-surfaces", optarg);
+				return false;
+			}
+			*(c == OPT_MAX_HELD ? &options->max_held_commits : &options->max_waiting_surfaces) = (int)n;
+			break;
+		}
 		case 'v':
 			(*verbosity)++;
 			break;
@@ -304,7 +324,11 @@ bool server_spawn(struct sw_server *server, const char *cmd, pid_t *pid_out)
 
 int main(int argc, char *argv[])
 {
-	struct sw_options options = { .report_interval_ms = 5000 };
+	struct sw_options options = {
+		.report_interval_ms = 5000,
+		.max_held_commits = 4096,
+		.max_waiting_surfaces = 256,
+	};
 	int verbosity = 0;
 	if (!parse_options(argc, argv, &options, &verbosity))
 		return 2;

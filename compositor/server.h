@@ -27,6 +27,8 @@ struct sw_options {
 	int headless_outputs;         /* 0: whatever the backend made */
 	bool exit_with_client;        /* -x: quit when the -s command exits */
 	int report_interval_ms;       /* the "N frames in 5.0 seconds" lines */
+	int max_held_commits;         /* per client, waiting on acquire points; 0: no cap */
+	int max_waiting_surfaces;     /* per client, surfaces with such a commit; 0: no cap */
 };
 
 enum sw_cursor_mode {

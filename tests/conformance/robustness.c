@@ -409,6 +409,60 @@ static void starvation_tests(void)
 	}
 }
 
+/* One held commit on each of many surfaces: each such surface costs the
+ * compositor an eventfd (and libwayland's duplicate), so without a bound
+ * per client a few hundred surfaces took every fd it had. */
+static void surface_cap_tests(void)
+{
+	ct_subtest("six-hundred-waiting-surfaces-keep-fds-bounded")
+	{
+		const int surfaces = 600;
+		struct guard g;
+		guard_start(&g);
+		struct ct_conn *a = ct_connect_with_manager();
+		struct sw_buffer *buf = ct_buffer(a);
+		struct ct_timeline *acq = ct_timeline(a), *rel = ct_timeline(a);
+		ct_roundtrip(a);
+		struct ct_fds start_fds, now;
+		if (!ct_fds_read(g.fds.pid, &start_fds))
+			sw_fail("the compositor went away");
+		int most = start_fds.total, sent = 0;
+		bool alive = true;
+		for (int i = 0; i < surfaces && alive; i++) {
+			struct ct_window *w = ct_bare_surface(a);
+			ct_get_sync(w);
+			/* Point 1 is never signalled: every commit stays held. */
+			ct_prepare(w, buf, acq, 1, rel, (uint64_t)i + 1);
+			ct_commit(w);
+			sent++;
+			if (i % 25 == 24 || i == surfaces - 1) {
+				alive = ct_try_roundtrip(a);
+				if (!ct_fds_read(g.fds.pid, &now))
+					sw_fail("the compositor went away");
+				if (now.total > most)
+					most = now.total;
+			}
+		}
+		if (alive)
+			ct_note("all %d surfaces accepted with a held commit each", sent);
+		else
+			ct_note("the client was disconnected after %d surfaces (\"%s\")", sent, ct_last_log());
+		ct_note("compositor fds %d at the start, at most %d", start_fds.total, most);
+		/* A bound per client, well below what 600 surfaces cost unbounded. */
+		if (most - start_fds.total > surfaces)
+			sw_fail("%d surfaces with a held commit took the compositor from %d to %d fds",
+				sent, start_fds.total, most);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
+		struct ct_timeline *cacq = ct_timeline(c);
+		for (int frame = 1; frame <= 3; frame++)
+			ct_show(w, ct_buffer(c), cacq, (uint64_t)frame, ct_timeline(c), 1);
+		ct_disconnect(c);
+		ct_disconnect(a);
+		guard_end(&g, "after the client with 600 waiting surfaces left");
+	}
+}
+
 /* A client whose dmabuf keeps a pending write fence (implicit sync) while
  * it commits it: a compositor that reads the buffer waiting on that fence
  * stops for everyone. */
@@ -759,6 +813,7 @@ int main(int argc, char **argv)
 	flood_tests();
 	exhaustion_tests();
 	write_fence_tests();
+	surface_cap_tests();
 	ct_end();
 	return sw_test_exit();
 }
