@@ -14,10 +14,22 @@ static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, u
 }
 static const struct xdg_surface_listener xdg_surface_listener = { .configure = xdg_surface_configure };
 
-/* The size is the client's own: its buffers are made once. */
+/* The size is recorded, not followed: the clients' buffers are made once. */
 static void toplevel_configure(void *data, struct xdg_toplevel *t, int32_t width, int32_t height,
 			       struct wl_array *states)
 {
+	struct sw_window *w = data;
+	w->configure_width = width;
+	w->configure_height = height;
+	w->maximized = w->fullscreen = false;
+	const uint32_t *state;
+	wl_array_for_each(state, states) {
+		if (*state == XDG_TOPLEVEL_STATE_MAXIMIZED)
+			w->maximized = true;
+		else if (*state == XDG_TOPLEVEL_STATE_FULLSCREEN)
+			w->fullscreen = true;
+	}
+	w->configures++;
 }
 
 static void toplevel_close(void *data, struct xdg_toplevel *t)

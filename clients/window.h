@@ -14,6 +14,11 @@ struct sw_window {
 	struct xdg_toplevel *xdg_toplevel;
 	bool configured; /* the first configure was acked: buffers may be attached */
 	bool closed;     /* the compositor asked it to close */
+	/* The last xdg_toplevel.configure: size (0: the client's choice) and
+	 * states; configures counts them. */
+	int configure_width, configure_height;
+	bool maximized, fullscreen;
+	unsigned configures;
 };
 
 /* title is also the app id. The caller makes the first (empty) commit, after

@@ -157,6 +157,11 @@ struct sw_view {
 	struct wl_listener request_resize;
 	struct wl_listener request_maximize;
 	struct wl_listener request_fullscreen;
+
+	/* Maximized or fullscreen: it fills an output, and floating is the
+	 * geometry it gets back. */
+	bool filling;
+	struct wlr_box floating;
 };
 
 struct sw_popup {

@@ -93,6 +93,54 @@ void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint
 	}
 }
 
+/* The output a view is on: the one under its centre, else the first. */
+static struct wlr_output *view_output(struct sw_view *view)
+{
+	struct wlr_box geo;
+	wlr_xdg_surface_get_geometry(view->xdg_toplevel->base, &geo);
+	double cx = view->scene_tree->node.x + geo.width / 2.0;
+	double cy = view->scene_tree->node.y + geo.height / 2.0;
+	struct wlr_output *output = wlr_output_layout_output_at(view->server->output_layout, cx, cy);
+	if (!output) {
+		struct wlr_output_layout_output *first;
+		wl_list_for_each(first, &view->server->output_layout->outputs, link) {
+			output = first->output;
+			break;
+		}
+	}
+	return output;
+}
+
+/* Fullscreen and maximized both fill an output (syncway has no panels that
+ * would shrink the maximized area) and give back the floating geometry
+ * when both are off; fullscreen also goes above every other window. */
+static void view_arrange(struct sw_view *view, struct wlr_output *output)
+{
+	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
+	bool fill = toplevel->scheduled.fullscreen || toplevel->scheduled.maximized;
+	if (fill && !view->filling) {
+		struct wlr_box geo;
+		wlr_xdg_surface_get_geometry(toplevel->base, &geo);
+		view->floating = (struct wlr_box){ view->scene_tree->node.x, view->scene_tree->node.y,
+						   geo.width, geo.height };
+		view->filling = true;
+	}
+	if (fill) {
+		struct wlr_box box;
+		wlr_output_layout_get_box(view->server->output_layout, output, &box);
+		if (wlr_box_empty(&box))
+			return;
+		wlr_scene_node_set_position(&view->scene_tree->node, box.x, box.y);
+		wlr_xdg_toplevel_set_size(toplevel, box.width, box.height);
+		if (toplevel->scheduled.fullscreen)
+			wlr_scene_node_raise_to_top(&view->scene_tree->node);
+	} else if (view->filling) {
+		view->filling = false;
+		wlr_scene_node_set_position(&view->scene_tree->node, view->floating.x, view->floating.y);
+		wlr_xdg_toplevel_set_size(toplevel, view->floating.width, view->floating.height);
+	}
+}
+
 static void handle_map(struct wl_listener *listener, void *data)
 {
 	struct sw_view *view = wl_container_of(listener, view, map);
@@ -120,8 +168,18 @@ static void handle_commit(struct wl_listener *listener, void *data)
 {
 	struct sw_view *view = wl_container_of(listener, view, commit);
 	/* The first commit asks for a configure; 0x0 lets the client pick. */
-	if (view->xdg_toplevel->base->initial_commit)
-		wlr_xdg_toplevel_set_size(view->xdg_toplevel, 0, 0);
+	if (view->xdg_toplevel->base->initial_commit) {
+		/* Maximized or fullscreen asked for before the first commit. */
+		struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
+		wlr_xdg_toplevel_set_maximized(toplevel, toplevel->requested.maximized);
+		wlr_xdg_toplevel_set_fullscreen(toplevel, toplevel->requested.fullscreen);
+		struct wlr_output *output = toplevel->requested.fullscreen_output ?
+			toplevel->requested.fullscreen_output : view_output(view);
+		if ((toplevel->requested.maximized || toplevel->requested.fullscreen) && output)
+			view_arrange(view, output);
+		else
+			wlr_xdg_toplevel_set_size(toplevel, 0, 0);
+	}
 }
 
 static void handle_destroy(struct wl_listener *listener, void *data)
@@ -156,17 +214,31 @@ static void handle_request_resize(struct wl_listener *listener, void *data)
 
 static void handle_request_maximize(struct wl_listener *listener, void *data)
 {
-	/* Not supported, but xdg-shell wants a configure in reply. */
+	/* xdg-shell wants a configure in reply, also when nothing changes. */
 	struct sw_view *view = wl_container_of(listener, view, request_maximize);
-	if (view->xdg_toplevel->base->initialized)
-		wlr_xdg_surface_schedule_configure(view->xdg_toplevel->base);
+	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
+	if (!toplevel->base->initialized)
+		return;
+	wlr_xdg_toplevel_set_maximized(toplevel, toplevel->requested.maximized);
+	struct wlr_output *output = view_output(view);
+	if (output)
+		view_arrange(view, output);
+	wlr_xdg_surface_schedule_configure(toplevel->base);
 }
 
 static void handle_request_fullscreen(struct wl_listener *listener, void *data)
 {
 	struct sw_view *view = wl_container_of(listener, view, request_fullscreen);
-	if (view->xdg_toplevel->base->initialized)
-		wlr_xdg_surface_schedule_configure(view->xdg_toplevel->base);
+	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
+	if (!toplevel->base->initialized)
+		return;
+	wlr_xdg_toplevel_set_fullscreen(toplevel, toplevel->requested.fullscreen);
+	/* The output the client names, when it names one. */
+	struct wlr_output *output = toplevel->requested.fullscreen_output ?
+		toplevel->requested.fullscreen_output : view_output(view);
+	if (output)
+		view_arrange(view, output);
+	wlr_xdg_surface_schedule_configure(toplevel->base);
 }
 
 void handle_new_xdg_toplevel(struct wl_listener *listener, void *data)
