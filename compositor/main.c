@@ -35,6 +35,7 @@
 #include "fifo.h"
 #include "frame_stats.h"
 #include "renderer.h"
+#include "xwayland.h"
 #include "server.h"
 
 static const char usage[] =
@@ -49,6 +50,7 @@ static const char usage[] =
 	"                           (default 4096, 0: no cap); beyond, a protocol error\n"
 	"      --max-waiting-surfaces N  surfaces of one client with such commits (each costs\n"
 	"                           2 fds; default 256, 0: no cap); beyond, a protocol error\n"
+	"      --no-xwayland        no X11 clients (Xwayland starts at the first one otherwise)\n"
 	"  -v, --verbose            wlroots info messages; twice for debug\n"
 	"  -h, --help               this text\n"
 	"Backends come from wlr_backend_autocreate(): DRM/KMS with libseat on a VT,\n"
@@ -83,7 +85,8 @@ static bool parse_size(const char *arg, struct sw_options *options)
 
 static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
 {
-	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_WAITING };
+	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_WAITING,
+	       OPT_NO_XWAYLAND };
 	static const struct option longopts[] = {
 		{ "startup", required_argument, NULL, 's' },
 		{ "exit-with-client", no_argument, NULL, 'x' },
@@ -93,6 +96,7 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		{ "outputs", required_argument, NULL, OPT_OUTPUTS },
 		{ "max-held-commits", required_argument, NULL, OPT_MAX_HELD },
 		{ "max-waiting-surfaces", required_argument, NULL, OPT_MAX_WAITING },
+		{ "no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -143,6 +147,9 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 			*(c == OPT_MAX_HELD ? &options->max_held_commits : &options->max_waiting_surfaces) = (int)n;
 			break;
 		}
+		case OPT_NO_XWAYLAND:
+			options->no_xwayland = true;
+			break;
 		case 'v':
 			(*verbosity)++;
 			break;
@@ -265,12 +272,12 @@ static int handle_terminate_signal(int signal, void *data)
 
 static int handle_sigchld(int signal, void *data)
 {
+	/* Only our own child: wlroots waits for the processes it starts
+	 * (Xwayland) itself, and reaping those here breaks it. Other programs
+	 * syncway starts are not its children (server_spawn). */
 	struct sw_server *server = data;
 	int status;
-	pid_t pid;
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-		if (pid != server->child_pid)
-			continue;
+	if (server->child_pid > 0 && waitpid(server->child_pid, &status, WNOHANG) == server->child_pid) {
 		server->child_pid = 0;
 		server->child_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 		fprintf(stderr, "syncway: startup command exited with status %d\n", server->child_status);
@@ -298,6 +305,20 @@ static void raise_nofile_limit(void)
 			(unsigned long long)raised.rlim_max, strerror(errno));
 }
 
+static void exec_client(const char *cmd)
+{
+	/* The event loop blocks the signals it reads through signalfd, and
+	 * raised the fd limit: the client should inherit neither (select()
+	 * users break above 1024 fds). */
+	sigset_t set;
+	sigemptyset(&set);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	if (initial_nofile.rlim_cur)
+		setrlimit(RLIMIT_NOFILE, &initial_nofile);
+	execl("/bin/sh", "/bin/sh", "-c", cmd, (char *)NULL);
+	_exit(127);
+}
+
 bool server_spawn(struct sw_server *server, const char *cmd, pid_t *pid_out)
 {
 	pid_t pid = fork();
@@ -306,19 +327,18 @@ bool server_spawn(struct sw_server *server, const char *cmd, pid_t *pid_out)
 		return false;
 	}
 	if (pid == 0) {
-		/* The event loop blocks the signals it reads through signalfd,
-		 * and raised the fd limit: the client should inherit neither
-		 * (select() users break above 1024 fds). */
-		sigset_t set;
-		sigemptyset(&set);
-		sigprocmask(SIG_SETMASK, &set, NULL);
-		if (initial_nofile.rlim_cur)
-			setrlimit(RLIMIT_NOFILE, &initial_nofile);
-		execl("/bin/sh", "/bin/sh", "-c", cmd, (char *)NULL);
-		_exit(127);
+		/* A program nobody waits for is started by a child that exits at
+		 * once, so that init reaps it, not syncway. */
+		if (!pid_out && fork() != 0)
+			_exit(0);
+		exec_client(cmd);
 	}
-	if (pid_out)
+	if (pid_out) {
 		*pid_out = pid;
+	} else {
+		int status;
+		waitpid(pid, &status, 0);
+	}
 	return true;
 }
 
@@ -423,6 +443,8 @@ int main(int argc, char *argv[])
 
 	decoration_init(&server);
 	input_init(&server);
+	if (!options.no_xwayland)
+		xwayland_init(&server);
 
 	const char *socket = wl_display_add_socket_auto(server.display);
 	if (!socket) {
@@ -447,7 +469,9 @@ int main(int argc, char *argv[])
 	wl_display_run(server.display);
 
 	/* Clients first: their surfaces release buffers, which signals release
-	 * points while the device and the event loop still exist. */
+	 * points while the device and the event loop still exist. Xwayland is
+	 * one of them, with a window manager of its own to stop first. */
+	xwayland_finish(&server);
 	wl_display_destroy_clients(server.display);
 	if (server.explicit_sync) {
 		struct sw_explicit_sync_counters counters;

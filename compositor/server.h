@@ -26,6 +26,7 @@ struct sw_options {
 	int headless_width, headless_height, headless_refresh_mhz; /* 0: default */
 	int headless_outputs;         /* 0: whatever the backend made */
 	bool exit_with_client;        /* -x: quit when the -s command exits */
+	bool no_xwayland;             /* --no-xwayland */
 	int report_interval_ms;       /* the "N frames in 5.0 seconds" lines */
 	int max_held_commits;         /* per client, waiting on acquire points; 0: no cap */
 	int max_waiting_surfaces;     /* per client, surfaces with such a commit; 0: no cap */
@@ -79,6 +80,10 @@ struct sw_server {
 	struct wl_listener new_xdg_toplevel;
 	struct wl_listener new_xdg_popup;
 	struct wl_listener new_toplevel_decoration;
+
+	struct wlr_xwayland *xwayland; /* NULL: --no-xwayland or it failed */
+	struct wl_listener xwayland_ready;
+	struct wl_listener xwayland_new_surface;
 	struct wl_list views; /* sw_view.link, front to back */
 
 	struct wlr_cursor *cursor;

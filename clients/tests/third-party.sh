@@ -43,6 +43,8 @@ client_script() {
 	script=$out/$1.sh
 	cat >"$script" <<EOF
 #!/bin/sh
+# syncway sets DISPLAY for Xwayland; vkgears would take X11 with it.
+unset DISPLAY
 WAYLAND_DEBUG=1 $2 >"$out/$1.client.log" 2>&1 &
 pid=\$!
 i=0
@@ -152,6 +154,30 @@ cannot_run weston-simple-dmabuf-feedback-frames-reach-output \
 	'failed to create|gbm|GBM|Failed to|not supported' \
 	"it cannot allocate on virtio-gpu without 3D" ||
 	check weston-simple-dmabuf-feedback-frames-reach-output
+
+# X11: xdpyinfo talks to Xwayland, and an xmessage window is mapped in the
+# scene (syncway -v logs each X11 window it maps).
+cat >"$out/xwayland.sh" <<'EOF'
+#!/bin/sh
+xdpyinfo >/dev/null || exit 1
+timeout -s TERM 60 xmessage -timeout 2 "syncway xwayland check"
+s=$?
+[ $s = 0 ] || [ $s = 124 ]
+EOF
+chmod +x "$out/xwayland.sh"
+WLR_BACKENDS=headless timeout -s TERM 120 "$syncway" -v --report 0 -x -s "$out/xwayland.sh" \
+	>"$out/xwayland.log" 2>&1
+status=$?
+ok=1 why=
+run_problems "$out/xwayland.log" "$status" "syncway: xwayland: on DISPLAY=" || { ok=0; why=$run_problems; }
+grep -q 'xwayland: mapped window .*class Xmessage' "$out/xwayland.log" ||
+	{ ok=0; why="${why:+$why; }no xmessage window mapped"; }
+if [ $ok = 1 ]; then
+	result xwayland-x11-window-maps pass
+else
+	tail -n 8 "$out/xwayland.log" | sed 's/^/    /'
+	result xwayland-x11-window-maps fail "$why"
+fi
 
 # Nested: the inner syncway is a client of the outer one (wlroots' Wayland
 # backend); the client draws into the inner one, whose output is a window
