@@ -179,6 +179,23 @@ else
 	result xwayland-x11-window-maps fail "$why"
 fi
 
+# Key bindings through a virtual keyboard: wtype presses Alt+Return, and
+# syncway starts $SYNCWAY_TERM, here a command that leaves a marker.
+marker=$stats/terminal-started
+rm -f "$marker"
+SYNCWAY_TERM="touch $marker" WLR_BACKENDS=headless timeout -s TERM 60 "$syncway" --report 0 -x \
+	-s "wtype -M alt -k Return -m alt && sleep 2" >"$out/alt-return.log" 2>&1
+status=$?
+ok=1 why=
+run_problems "$out/alt-return.log" "$status" "" || { ok=0; why=$run_problems; }
+[ -e "$marker" ] || { ok=0; why="${why:+$why; }Alt+Return from wtype did not start \$SYNCWAY_TERM"; }
+if [ $ok = 1 ]; then
+	result alt-return-from-virtual-keyboard-starts-terminal pass
+else
+	tail -n 8 "$out/alt-return.log" | sed 's/^/    /'
+	result alt-return-from-virtual-keyboard-starts-terminal fail "$why"
+fi
+
 # Nested: the inner syncway is a client of the outer one (wlroots' Wayland
 # backend); the client draws into the inner one, whose output is a window
 # on the outer one. Both must show frames.
