@@ -46,6 +46,9 @@ static const char usage[] =
 	"      --report SEC         seconds between the FPS lines on stderr (default 5, 0: none)\n"
 	"      --headless-size WxH[@HZ]  mode of headless outputs (default 1280x720@60)\n"
 	"      --outputs N          number of headless outputs (sets WLR_HEADLESS_OUTPUTS)\n"
+	"      --output NAME:WxH[@HZ][,scale=S][,transform=T][,pos=X,Y]  or  --output NAME:off\n"
+	"                           configure an output (NAME * for any other); repeatable.\n"
+	"                           A mode that fails falls back to the output's other modes\n"
 	"      --max-held-commits N commits one client may have waiting on acquire points\n"
 	"                           (default 4096, 0: no cap); beyond, a protocol error\n"
 	"      --max-waiting-surfaces N  surfaces of one client with such commits (each costs\n"
@@ -86,7 +89,7 @@ static bool parse_size(const char *arg, struct sw_options *options)
 static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
 {
 	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_WAITING,
-	       OPT_NO_XWAYLAND };
+	       OPT_NO_XWAYLAND, OPT_OUTPUT };
 	static const struct option longopts[] = {
 		{ "startup", required_argument, NULL, 's' },
 		{ "exit-with-client", no_argument, NULL, 'x' },
@@ -97,6 +100,7 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		{ "max-held-commits", required_argument, NULL, OPT_MAX_HELD },
 		{ "max-waiting-surfaces", required_argument, NULL, OPT_MAX_WAITING },
 		{ "no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -150,6 +154,19 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		case OPT_NO_XWAYLAND:
 			options->no_xwayland = true;
 			break;
+		case OPT_OUTPUT: {
+			char err[200];
+			if (options->n_outputs == sizeof(options->outputs) / sizeof(options->outputs[0])) {
+				fprintf(stderr, "syncway: at most 16 --output options\n");
+				return false;
+			}
+			if (!sw_output_config_parse(optarg, &options->outputs[options->n_outputs], err, sizeof(err))) {
+				fprintf(stderr, "syncway: --output %s: %s\n", optarg, err);
+				return false;
+			}
+			options->n_outputs++;
+			break;
+		}
 		case 'v':
 			(*verbosity)++;
 			break;

@@ -13,6 +13,7 @@
 #include "commit_timing.h"
 #include "explicit_sync.h"
 #include "fifo.h"
+#include "output_config.h"
 #include "vblank.h"
 #include "frame_stats.h"
 #include "server.h"
@@ -194,23 +195,11 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	/* First on the present event, so that every listener sees its times. */
 	struct sw_vblank_clock *vblank = sw_vblank_clock_create(wlr_output, server->loop);
 
-	struct wlr_output_state state;
-	wlr_output_state_init(&state);
-	wlr_output_state_set_enabled(&state, true);
-	if (wlr_output_is_headless(wlr_output) && options->headless_width > 0) {
-		wlr_output_state_set_custom_mode(&state, options->headless_width,
-						 options->headless_height, options->headless_refresh_mhz);
-	} else {
-		struct wlr_output_mode *mode = wlr_output_preferred_mode(wlr_output);
-		if (mode)
-			wlr_output_state_set_mode(&state, mode);
-	}
-	bool ok = wlr_output_commit_state(wlr_output, &state);
-	wlr_output_state_finish(&state);
-	if (!ok) {
-		wlr_log(WLR_ERROR, "%s: cannot enable the output", wlr_output->name);
+	const struct sw_output_config *config = sw_output_config_find(options->outputs, options->n_outputs,
+									wlr_output->name);
+	if (!sw_output_enable(wlr_output, config, options->headless_width, options->headless_height,
+			      options->headless_refresh_mhz))
 		return;
-	}
 
 	struct sw_output *output = calloc(1, sizeof(*output));
 	if (!output) {
@@ -235,8 +224,9 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	wl_signal_add(&wlr_output->events.destroy, &output->destroy);
 	wl_list_insert(&server->outputs, &output->link);
 
-	/* Left to right, in the order they appear. */
-	struct wlr_output_layout_output *l_output =
+	/* Where --output puts it, else left to right in the order they appear. */
+	struct wlr_output_layout_output *l_output = config && config->has_position ?
+		wlr_output_layout_add(server->output_layout, wlr_output, config->x, config->y) :
 		wlr_output_layout_add_auto(server->output_layout, wlr_output);
 	output->scene_output = wlr_scene_output_create(server->scene, wlr_output);
 	wlr_scene_output_layout_add_output(server->scene_layout, l_output, output->scene_output);

@@ -10,6 +10,7 @@
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/util/box.h>
 
+#include "output_config.h"
 #include "syncobj.h"
 
 struct sw_explicit_sync;
@@ -27,6 +28,8 @@ struct sw_options {
 	int headless_outputs;         /* 0: whatever the backend made */
 	bool exit_with_client;        /* -x: quit when the -s command exits */
 	bool no_xwayland;             /* --no-xwayland */
+	struct sw_output_config outputs[16]; /* --output, in the order given */
+	size_t n_outputs;
 	int report_interval_ms;       /* the "N frames in 5.0 seconds" lines */
 	int max_held_commits;         /* per client, waiting on acquire points; 0: no cap */
 	int max_waiting_surfaces;     /* per client, surfaces with such a commit; 0: no cap */
