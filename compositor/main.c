@@ -34,6 +34,7 @@
 #include "explicit_sync.h"
 #include "fifo.h"
 #include "frame_stats.h"
+#include "layer_shell.h"
 #include "renderer.h"
 #include "xwayland.h"
 #include "server.h"
@@ -459,6 +460,7 @@ int main(int argc, char *argv[])
 	wl_signal_add(&server.xdg_shell->events.new_popup, &server.new_xdg_popup);
 
 	decoration_init(&server);
+	layer_shell_init(&server);
 	input_init(&server);
 	if (!options.no_xwayland)
 		xwayland_init(&server);
@@ -520,6 +522,7 @@ int main(int argc, char *argv[])
 	sw_frame_stats_mark_fds(server.frame_stats, true);
 	input_finish(&server);
 	decoration_finish(&server);
+	layer_shell_finish(&server);
 	wlr_scene_node_destroy(&server.scene->tree.node);
 	wl_event_source_remove(server.sigint_source);
 	wl_event_source_remove(server.sigterm_source);

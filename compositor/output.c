@@ -13,6 +13,7 @@
 #include "commit_timing.h"
 #include "explicit_sync.h"
 #include "fifo.h"
+#include "layer_shell.h"
 #include "output_config.h"
 #include "vblank.h"
 #include "frame_stats.h"
@@ -170,6 +171,7 @@ static void handle_output_destroy(struct wl_listener *listener, void *data)
 {
 	struct sw_output *output = wl_container_of(listener, output, destroy);
 
+	output->wlr_output->data = NULL;
 	output_retire_all(output);
 	sw_frame_stats_remove_output(output->stats);
 	wl_event_source_remove(output->retire_timer);
@@ -208,6 +210,7 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	}
 	output->server = server;
 	output->wlr_output = wlr_output;
+	wlr_output->data = output;
 	output->vblank = vblank;
 	output->retire_timer = wl_event_loop_add_timer(server->loop, handle_retire_timeout, output);
 	output->stats = sw_frame_stats_add_output(server->frame_stats, wlr_output);
@@ -230,6 +233,7 @@ void handle_new_output(struct wl_listener *listener, void *data)
 		wlr_output_layout_add_auto(server->output_layout, wlr_output);
 	output->scene_output = wlr_scene_output_create(server->scene, wlr_output);
 	wlr_scene_output_layout_add_output(server->scene_layout, l_output, output->scene_output);
+	layer_shell_arrange(server, wlr_output);
 
 	wlr_log(WLR_INFO, "output %s: %dx%d@%.3f Hz", wlr_output->name, wlr_output->width,
 		wlr_output->height, wlr_output->refresh / 1000.0);

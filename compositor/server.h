@@ -84,6 +84,13 @@ struct sw_server {
 	struct wl_listener new_xdg_popup;
 	struct wl_listener new_toplevel_decoration;
 
+	/* Scene order: layers[background], layers[bottom], view_tree (the
+	 * windows), layers[top], layers[overlay]. */
+	struct wlr_scene_tree *layers[4];
+	struct wlr_scene_tree *view_tree;
+	struct wl_list layer_surfaces; /* sw_layer_surface.link */
+	struct wl_listener new_layer_surface;
+
 	struct wlr_xwayland *xwayland; /* NULL: --no-xwayland or it failed */
 	struct wl_listener xwayland_ready;
 	struct wl_listener xwayland_new_surface;
@@ -131,6 +138,9 @@ struct sw_output {
 	struct wlr_scene_output *scene_output;
 	struct sw_output_stats *stats;
 	struct sw_vblank_clock *vblank; /* headless only; owned by the output */
+	/* What layer-shell exclusive zones leave of the output, in layout
+	 * coordinates: what maximized windows fill. */
+	struct wlr_box usable_area;
 
 	/* Frames committed and not yet presented, oldest first. */
 	struct sw_frame_in_flight {

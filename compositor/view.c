@@ -111,9 +111,9 @@ static struct wlr_output *view_output(struct sw_view *view)
 	return output;
 }
 
-/* Fullscreen and maximized both fill an output (syncway has no panels that
- * would shrink the maximized area) and give back the floating geometry
- * when both are off; fullscreen also goes above every other window. */
+/* Fullscreen fills an output, maximized its usable area (what layer-shell
+ * panels leave); both give back the floating geometry when both are off.
+ * Fullscreen also goes above every other window. */
 static void view_arrange(struct sw_view *view, struct wlr_output *output)
 {
 	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
@@ -128,6 +128,10 @@ static void view_arrange(struct sw_view *view, struct wlr_output *output)
 	if (fill) {
 		struct wlr_box box;
 		wlr_output_layout_get_box(view->server->output_layout, output, &box);
+		/* Maximized windows leave panels their exclusive zones. */
+		struct sw_output *sw_output = output->data;
+		if (!toplevel->scheduled.fullscreen && sw_output && !wlr_box_empty(&sw_output->usable_area))
+			box = sw_output->usable_area;
 		if (wlr_box_empty(&box))
 			return;
 		wlr_scene_node_set_position(&view->scene_tree->node, box.x, box.y);
@@ -253,7 +257,7 @@ void handle_new_xdg_toplevel(struct wl_listener *listener, void *data)
 	}
 	view->server = server;
 	view->xdg_toplevel = xdg_toplevel;
-	view->scene_tree = wlr_scene_xdg_surface_create(&server->scene->tree, xdg_toplevel->base);
+	view->scene_tree = wlr_scene_xdg_surface_create(server->view_tree, xdg_toplevel->base);
 	view->scene_tree->node.data = view;
 	/* Popups find their parent's tree here. */
 	xdg_toplevel->base->data = view->scene_tree;

@@ -45,7 +45,7 @@ static void handle_map(struct wl_listener *listener, void *data)
 {
 	struct sw_xwayland_view *view = wl_container_of(listener, view, map);
 	struct wlr_xwayland_surface *xsurface = view->xsurface;
-	view->tree = wlr_scene_tree_create(&view->server->scene->tree);
+	view->tree = wlr_scene_tree_create(view->server->view_tree);
 	if (!view->tree || !wlr_scene_surface_create(view->tree, xsurface->surface)) {
 		wlr_log(WLR_ERROR, "xwayland: no memory to show window 0x%x", xsurface->window_id);
 		return;

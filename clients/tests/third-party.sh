@@ -179,6 +179,23 @@ else
 	result xwayland-x11-window-maps fail "$why"
 fi
 
+# Layer shell: swaybg's wallpaper is a layer surface on the background
+# layer (syncway -v logs each one it maps), and it is shown.
+WLR_BACKENDS=headless timeout -s TERM 60 "$syncway" -v --report 0 --no-xwayland -x \
+	-s "swaybg -c '#336699' & sleep 3; kill \$!" >"$out/swaybg.log" 2>&1
+status=$?
+ok=1 why=
+run_problems "$out/swaybg.log" "$status" "" || { ok=0; why=$run_problems; }
+grep -q 'layer shell: mapped "wallpaper" on the background layer' "$out/swaybg.log" ||
+	{ ok=0; why="${why:+$why; }no wallpaper layer surface mapped"; }
+[ "$(presented "$out/swaybg.log")" -ge 1 ] 2>/dev/null || { ok=0; why="${why:+$why; }nothing presented"; }
+if [ $ok = 1 ]; then
+	result swaybg-wallpaper-on-background-layer pass
+else
+	tail -n 8 "$out/swaybg.log" | sed 's/^/    /'
+	result swaybg-wallpaper-on-background-layer fail "$why"
+fi
+
 # Key bindings through a virtual keyboard: wtype presses Alt+Return, and
 # syncway starts $SYNCWAY_TERM, here a command that leaves a marker.
 marker=$stats/terminal-started

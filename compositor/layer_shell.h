@@ -1,0 +1,15 @@
+/* wlr-layer-shell (see layer_shell.c). */
+#ifndef SYNCWAY_LAYER_SHELL_H
+#define SYNCWAY_LAYER_SHELL_H
+
+struct sw_server;
+struct wlr_output;
+
+/* Makes the layer trees and the window tree between them (before any
+ * window or layer surface exists), and the global. */
+void layer_shell_init(struct sw_server *server);
+void layer_shell_finish(struct sw_server *server);
+/* Places the output's layer surfaces and recomputes its usable area. */
+void layer_shell_arrange(struct sw_server *server, struct wlr_output *output);
+
+#endif
