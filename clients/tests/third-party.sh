@@ -10,8 +10,11 @@
 # ended by itself with status 0) without a crash or a protocol error,
 # syncway exited 0 with no leak or sanitizer report, and at least
 # MIN_PRESENTED of the client's commits were presented (the "N presented"
-# of syncway's commit summary). A client that cannot run in the guest (no
-# GPU for it) is a SKIP with its reason, never a pass.
+# of syncway's commit summary). A client that asks for a keyboard must get
+# an xkb keymap (the guest has none: syncway's placeholder's), and one that
+# sets explicit-sync acquire points must have had its commits taken as
+# explicit sync. A client that cannot run in the guest (no GPU for it) is a
+# SKIP with its reason, never a pass.
 # Environment: SYNCWAY=PATH another syncway binary (e.g. an ASan build),
 # THIRD_PARTY_SECS=N the longest a client runs (default 40).
 # PASS/FAIL/SKIP lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs in
@@ -72,6 +75,17 @@ client_problems() {
 		client_problems="${client_problems:+$client_problems; }protocol error: $(grep -E 'wl_display(#|@)1\.error\(' "$clog" | head -n 1 | cut -c1-160)"
 	grep -q 'no keyboard capability' "$clog" &&
 		client_problems="${client_problems:+$client_problems; }the seat had no keyboard"
+	# A crash kills the client before the suite stops it, and the shell of
+	# the client script prints nothing for a background job.
+	cstatus=$(sed -n 's/^third-party: client exit status \([0-9]*\)$/\1/p' "$clog")
+	[ "${cstatus:-0}" -gt 128 ] &&
+		client_problems="${client_problems:+$client_problems; }the client died of signal $((cstatus - 128))"
+	# The guest has no keyboard: what a client that asks for one gets is the
+	# placeholder's keymap, which must be a real xkb one.
+	if grep -q 'wl_seat#[0-9]*\.get_keyboard(' "$clog" &&
+		! grep -qE 'wl_keyboard#[0-9]+\.keymap\(1, fd [0-9]+, [1-9][0-9]*\)' "$clog"; then
+		client_problems="${client_problems:+$client_problems; }it asked for a keyboard and got no xkb keymap"
+	fi
 	[ -z "$client_problems" ]
 }
 
@@ -85,6 +99,33 @@ uses() {
 	grep -q "wl_registry.*bind(.*\"$2\"" "$1"
 }
 
+# explicit LOG: the "N explicit sync" of syncway's commit summary.
+explicit() {
+	sed -n 's/^syncway: commits: [0-9]* with a buffer (\([0-9][0-9]*\) explicit sync.*/\1/p' "$1" | head -n 1
+}
+
+# explicit_sync_problems NAME LOG: a client that sets acquire points must
+# have had its commits taken as explicit sync by syncway. Mesa's Vulkan WSI
+# binds wp_linux_drm_syncobj_manager_v1 only on a hardware device; on a
+# software one (lavapipe, the guest's) it presents through wl_shm and binds
+# neither the syncobj manager nor linux-dmabuf, so this only bites on real
+# hardware.
+explicit_sync_problems() {
+	explicit_sync_problems=
+	clog=$out/$1.client.log
+	if grep -q 'wp_linux_drm_syncobj_surface_v1#[0-9]*\.set_acquire_point(' "$clog"; then
+		e=$(explicit "$2")
+		echo "# $1: sets acquire points; syncway took ${e:-0} of its commits as explicit sync"
+		[ "${e:-0}" -ge $min_presented ] ||
+			explicit_sync_problems="it sets acquire points, but syncway took only ${e:-0} commits as explicit sync"
+	elif uses "$clog" wp_linux_drm_syncobj_manager_v1; then
+		echo "# $1: binds wp_linux_drm_syncobj_manager_v1 but sets no acquire point"
+	elif uses "$clog" wl_shm && ! uses "$clog" zwp_linux_dmabuf_v1; then
+		echo "# $1: presents through wl_shm only (no linux-dmabuf, no syncobj manager bound)"
+	fi
+	[ -z "$explicit_sync_problems" ]
+}
+
 # check NAME: the verdict of a syncway run whose log is NAME.log.
 check() {
 	name=$1
@@ -95,6 +136,7 @@ check() {
 	n=$(presented "$log")
 	[ "${n:-0}" -ge $min_presented ] ||
 		{ ok=0; why="${why:+$why; }only ${n:-0} of its commits presented (at least $min_presented wanted)"; }
+	explicit_sync_problems "$name" "$log" || { ok=0; why="${why:+$why; }$explicit_sync_problems"; }
 	for iface in wp_linux_drm_syncobj_manager_v1 wp_fifo_manager_v1 wp_commit_timing_manager_v1 \
 		wp_presentation; do
 		uses "$out/$name.client.log" $iface && echo "# $name: binds $iface"
@@ -118,9 +160,9 @@ headless() {
 	status=$?
 }
 
-# skip_unless NAME PATTERN REASON: after a run, SKIP (and return 1) when
+# cannot_run NAME PATTERN REASON: after a run, SKIP (and return 0) when
 # the client's log shows it could not start in the guest for want of
-# hardware.
+# hardware; return 1 otherwise.
 cannot_run() {
 	grep -qE "$2" "$out/$1.client.log" || return 1
 	result "$1" skip "$3: $(grep -E "$2" "$out/$1.client.log" | head -n 1 | cut -c1-120)"
@@ -150,9 +192,12 @@ else
 fi
 
 headless weston-simple-dmabuf-feedback-frames-reach-output "weston-simple-dmabuf-feedback"
+# Without virgl, Mesa's GBM on virtio-gpu's render node falls back to dumb
+# buffers, which only the primary node may create: the client asserts on its
+# first buffer. Only that failure is a skip; any other one is a failure.
 cannot_run weston-simple-dmabuf-feedback-frames-reach-output \
-	'failed to create|gbm|GBM|Failed to|not supported' \
-	"it cannot allocate on virtio-gpu without 3D" ||
+	'could not create GBM bo' \
+	"GBM cannot allocate on virtio-gpu's render node without 3D" ||
 	check weston-simple-dmabuf-feedback-frames-reach-output
 
 # X11: xdpyinfo talks to Xwayland, and an xmessage window is mapped in the
@@ -233,6 +278,8 @@ EOF
 	run_problems "$out/$name.log" "$status" "" || { ok=0; why="outer: $run_problems"; }
 	run_problems "$out/$name.inner.log" 0 "" || { ok=0; why="${why:+$why; }inner: $run_problems"; }
 	client_problems "$name" || { ok=0; why="${why:+$why; }$client_problems"; }
+	explicit_sync_problems "$name" "$out/$name.inner.log" ||
+		{ ok=0; why="${why:+$why; }inner: $explicit_sync_problems"; }
 	n_inner=$(presented "$out/$name.inner.log")
 	n_outer=$(presented "$out/$name.log")
 	[ "${n_inner:-0}" -ge $min_presented ] ||
