@@ -68,7 +68,7 @@ struct sw_explicit_sync {
 	uint64_t unfenced_frame;
 	bool unfenced_logged;
 
-	struct wl_list waits;    /* sw_acquire_wait.link, oldest first */
+	struct wl_list queues;   /* sw_wait_queue.link */
 	struct wl_list clients;  /* sw_sync_client.link */
 	struct wl_list releases; /* sw_release.link */
 	struct wl_listener frames_retired;
@@ -119,10 +119,22 @@ struct sw_sync_client {
 	struct wl_listener destroy;
 };
 
+/* The commits of one surface held back on acquire points, oldest first.
+ * It hangs off the wl_surface, so that finding a surface's head costs the
+ * same however many commits other surfaces and clients hold. Lives while
+ * it holds a commit. */
+struct sw_wait_queue {
+	struct wlr_addon addon; /* on the wl_surface, owner sw_explicit_sync */
+	struct wl_list link;    /* sw_explicit_sync.queues */
+	struct wl_list waits;   /* sw_acquire_wait.link, oldest first */
+	bool emptying;          /* its surface is going away */
+};
+
 /* A commit held back until its acquire point is signalled. */
 struct sw_acquire_wait {
-	struct wl_list link; /* sw_explicit_sync.waits */
+	struct wl_list link; /* sw_wait_queue.waits */
 	struct sw_explicit_sync *sync;
+	struct sw_wait_queue *queue;
 	struct sw_sync_client *owner;
 	struct wlr_surface *surface;
 	uint32_t seq; /* the locked cached state */
@@ -130,8 +142,6 @@ struct sw_acquire_wait {
 	uint64_t point;
 	struct wl_event_source *source; /* NULL until it is the surface's oldest */
 	int event_fd;
-
-	struct wl_listener surface_destroy;
 };
 
 /* A release point waiting for the compositor to be done with its buffer. */
@@ -480,32 +490,72 @@ static bool wait_arm(struct sw_acquire_wait *wait)
 	return true;
 }
 
+static void queue_free(struct sw_wait_queue *queue)
+{
+	wlr_addon_finish(&queue->addon);
+	wl_list_remove(&queue->link);
+	free(queue);
+}
+
 static void wait_destroy(struct sw_acquire_wait *wait)
 {
+	struct sw_wait_queue *queue = wait->queue;
 	if (wait->source) {
 		wl_event_source_remove(wait->source);
 		close(wait->event_fd);
 		wait->owner->armed--;
 	}
-	wl_list_remove(&wait->surface_destroy.link);
 	wl_list_remove(&wait->link);
 	timeline_unref(wait->timeline);
 	wait->owner->held--;
 	sync_client_free_if_unused(wait->owner);
 	free(wait);
+	if (wl_list_empty(&queue->waits) && !queue->emptying)
+		queue_free(queue);
 }
 
-/* The oldest held commit of a surface, other than skip. */
-static struct sw_acquire_wait *surface_next_wait(struct sw_explicit_sync *sync,
-						 struct wlr_surface *surface,
-						 struct sw_acquire_wait *skip)
+/* Every held commit of the queue, cancelled. */
+static void queue_empty(struct sw_explicit_sync *sync, struct sw_wait_queue *queue)
 {
-	struct sw_acquire_wait *wait;
-	wl_list_for_each(wait, &sync->waits, link) {
-		if (wait->surface == surface && wait != skip)
-			return wait;
+	queue->emptying = true;
+	struct sw_acquire_wait *wait, *tmp;
+	wl_list_for_each_safe(wait, tmp, &queue->waits, link) {
+		sync->counters.waits_cancelled++;
+		wait_destroy(wait);
 	}
-	return NULL;
+	queue_free(queue);
+}
+
+static void queue_handle_surface_destroy(struct wlr_addon *addon)
+{
+	/* The cached states die with the surface; a late eventfd must not
+	 * touch them. */
+	struct sw_wait_queue *queue = wl_container_of(addon, queue, addon);
+	struct sw_explicit_sync *sync = wl_container_of(addon->owner, sync, queues);
+	queue_empty(sync, queue);
+}
+
+static const struct wlr_addon_interface queue_addon_impl = {
+	.name = "syncway_acquire_wait_queue",
+	.destroy = queue_handle_surface_destroy,
+};
+
+static struct sw_wait_queue *surface_queue(struct sw_explicit_sync *sync, struct wlr_surface *surface)
+{
+	struct wlr_addon *addon = wlr_addon_find(&surface->addons, &sync->queues, &queue_addon_impl);
+	struct sw_wait_queue *queue;
+	return addon ? wl_container_of(addon, queue, addon) : NULL;
+}
+
+/* The oldest held commit of a surface. */
+static struct sw_acquire_wait *surface_next_wait(struct sw_explicit_sync *sync,
+						 struct wlr_surface *surface)
+{
+	struct sw_wait_queue *queue = surface_queue(sync, surface);
+	struct sw_acquire_wait *wait;
+	if (!queue || wl_list_empty(&queue->waits))
+		return NULL;
+	return wl_container_of(queue->waits.next, wait, link);
 }
 
 struct surface_guard {
@@ -545,7 +595,7 @@ static int handle_wait_ready(int fd, uint32_t mask, void *data)
 	struct sw_acquire_wait *next;
 	uint64_t unwatched_point = 0;
 	bool unwatched = false;
-	while ((next = surface_next_wait(sync, surface, NULL))) {
+	while ((next = surface_next_wait(sync, surface))) {
 		if (n < sizeof(seqs) / sizeof(seqs[0]) &&
 		    sw_syncobj_point_signalled(sync->stats, sync->drm_fd, next->timeline->handle,
 					       next->point) == 1) {
@@ -575,15 +625,6 @@ static int handle_wait_ready(int fd, uint32_t mask, void *data)
 		wl_client_post_implementation_error(client, "compositor cannot wait for acquire point %" PRIu64,
 						    unwatched_point);
 	return 0;
-}
-
-static void handle_wait_surface_destroy(struct wl_listener *listener, void *data)
-{
-	/* The cached state dies with the surface; a late eventfd must not
-	 * touch it. */
-	struct sw_acquire_wait *wait = wl_container_of(listener, wait, surface_destroy);
-	wait->sync->counters.waits_cancelled++;
-	wait_destroy(wait);
 }
 
 /* Why a client may not hold another commit, or NULL. A held commit costs a
@@ -618,28 +659,41 @@ static bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surfa
 	struct sw_sync_client *owner = sync_client_get(sync, wl_resource_get_client(surface->resource));
 	if (!owner)
 		return false;
-	bool needs_eventfd = !surface_next_wait(sync, surface, NULL);
+	bool needs_eventfd = !surface_next_wait(sync, surface);
 	if ((*cap = over_cap(sync, owner, needs_eventfd, cap_buf, cap_len)))
 		return false;
+	struct sw_wait_queue *queue = surface_queue(sync, surface);
+	if (!queue) {
+		queue = calloc(1, sizeof(*queue));
+		if (!queue)
+			return false;
+		wl_list_init(&queue->waits);
+		/* The owner is the list head: an address only this sync has. */
+		wlr_addon_init(&queue->addon, &surface->addons, &sync->queues, &queue_addon_impl);
+		wl_list_insert(&sync->queues, &queue->link);
+	}
 	struct sw_acquire_wait *wait = calloc(1, sizeof(*wait));
-	if (!wait)
+	if (!wait) {
+		if (wl_list_empty(&queue->waits))
+			queue_free(queue);
 		return false;
+	}
 	wait->sync = sync;
+	wait->queue = queue;
 	wait->owner = owner;
 	wait->surface = surface;
 	wait->timeline = timeline;
 	wait->point = point;
 	if (needs_eventfd && !wait_arm(wait)) {
 		free(wait);
+		if (wl_list_empty(&queue->waits))
+			queue_free(queue);
 		return false;
 	}
 	owner->held++;
 	timeline_ref(timeline);
 	wait->seq = wlr_surface_lock_pending(surface);
-	wait->surface_destroy.notify = handle_wait_surface_destroy;
-	wl_signal_add(&surface->events.destroy, &wait->surface_destroy);
-	/* Oldest first, so that surface_next_wait() finds the queue's head. */
-	wl_list_insert(sync->waits.prev, &wait->link);
+	wl_list_insert(queue->waits.prev, &wait->link);
 	return true;
 }
 
@@ -994,7 +1048,7 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
 	sync->stats = &server->syncobj_stats;
 	sync->release_after_frames = !server_renderer_is_pixman(server->renderer);
 	sync->render_fence = -1;
-	wl_list_init(&sync->waits);
+	wl_list_init(&sync->queues);
 	wl_list_init(&sync->clients);
 	wl_list_init(&sync->releases);
 	sync->global = wl_global_create(server->display, &wp_linux_drm_syncobj_manager_v1_interface,
@@ -1016,11 +1070,9 @@ void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_
 	wl_global_destroy(sync->global);
 
 	/* Clients are gone, so are their surfaces and the waits with them. */
-	struct sw_acquire_wait *wait, *wait_tmp;
-	wl_list_for_each_safe(wait, wait_tmp, &sync->waits, link) {
-		sync->counters.waits_cancelled++;
-		wait_destroy(wait);
-	}
+	struct sw_wait_queue *queue, *queue_tmp;
+	wl_list_for_each_safe(queue, queue_tmp, &sync->queues, link)
+		queue_empty(sync, queue);
 	/* Every client is gone, so their records freed themselves. */
 	assert(wl_list_empty(&sync->clients));
 	/* Nothing renders any more: released buffers' points can go now

@@ -10,6 +10,10 @@
  * Environment: those of syncobj-conformance, and
  *   SYNCWAY_ROBUSTNESS_TIMELINES=N  timelines for ten-thousand-timelines (10000)
  *   SYNCWAY_ROBUSTNESS_FLOOD=N      waiting commits for commit-flood-many-waits (3000)
+ *   SYNCWAY_ROBUSTNESS_HELD=N       held commits for hundred-thousand-held-commits-...
+ *                                   (SYNCWAY_CONFORMANCE_MAX_HELD, else 100000)
+ *   SYNCWAY_CONFORMANCE_MAX_HELD=N  the compositor's cap on one client's held
+ *                                   commits, if it has one: commit N+1 must fail
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -801,6 +805,106 @@ static void exhaustion_tests(void)
 	}
 }
 
+/* Timed commits of a surface whose acquire points are not signalled yet:
+ * commit + roundtrip, the time the compositor takes to take in a commit
+ * that must wait (and arm its wait); each is then signalled and must be
+ * presented. Milliseconds, into s. */
+static void timed_waiting_commits(struct ct_conn *c, struct ct_window *w, struct sw_buffer *b[2],
+				  struct ct_timeline *acq, uint64_t *point, int n, struct stats_sample *s)
+{
+	for (int i = 0; i < n; i++) {
+		++*point;
+		int64_t start = ct_now_ns();
+		struct ct_track *t = ct_commit_buffer(w, b[*point % 2], acq, *point, ct_timeline(c), 1);
+		ct_roundtrip(c);
+		if (stats_sample_add(s, (ct_now_ns() - start) / 1e6) != 0)
+			sw_fail("out of memory");
+		ct_signal(acq, *point);
+		if (!ct_wait_settled(c, t, CT_DEADLINE_MS))
+			sw_fail("commit %" PRIu64 " of the other client: not presented within %d ms of "
+				"its acquire point", *point, CT_DEADLINE_MS);
+	}
+}
+
+/* One client keeps a huge backlog of held commits on one surface. What
+ * another client's commits cost the compositor must not grow with it:
+ * finding a surface's next held commit once scanned every held commit of
+ * every client, on each new wait and each wake. */
+static void backlog_tests(void)
+{
+	ct_subtest("hundred-thousand-held-commits-keep-others-fast")
+	{
+		/* A compositor with a cap says so (run-in-guest sets it to n):
+		 * then the commit after the n-th must be refused. */
+		int cap = env_int("SYNCWAY_CONFORMANCE_MAX_HELD", 0);
+		int n = env_int("SYNCWAY_ROBUSTNESS_HELD", cap > 0 ? cap : 100000);
+		enum { SAMPLES = 60 };
+		struct guard g;
+		guard_start(&g);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
+		struct sw_buffer *cb[2] = { ct_buffer(c), ct_buffer(c) };
+		struct ct_timeline *cacq = ct_timeline(c);
+		uint64_t cpoint = 0;
+		struct stats_sample idle, loaded;
+		stats_sample_init(&idle);
+		stats_sample_init(&loaded);
+		timed_waiting_commits(c, w, cb, cacq, &cpoint, SAMPLES, &idle);
+
+		struct ct_conn *a = ct_connect_with_manager();
+		struct ct_window *wa = ct_sync_window(a);
+		struct sw_buffer *ba = ct_buffer(a);
+		struct ct_timeline *acq = ct_timeline(a), *rel = ct_timeline(a);
+		ct_roundtrip(a);
+		int64_t start = ct_now_ns();
+		for (int i = 0; i < n; i++) {
+			/* Point 1 is never signalled: every commit stays held. */
+			ct_prepare(wa, ba, acq, 1, rel, (uint64_t)i + 1);
+			ct_commit(wa);
+			if ((i % 5000 == 4999 || i == n - 1) && !ct_try_roundtrip(a))
+				sw_fail("the client was disconnected after %d held commits (\"%s\")", i + 1,
+					ct_last_log());
+		}
+		struct ct_fds fds;
+		ct_note("%d held commits taken in %.1f s; compositor fds %d -> %d", n,
+			(ct_now_ns() - start) / 1e9, g.fds.base.total,
+			ct_fds_read(g.fds.pid, &fds) ? fds.total : -1);
+		timed_waiting_commits(c, w, cb, cacq, &cpoint, SAMPLES, &loaded);
+
+		struct stats_percentiles pi, pl;
+		stats_sort(idle.v, idle.n);
+		stats_sort(loaded.v, loaded.n);
+		stats_percentiles(idle.v, idle.n, &pi);
+		stats_percentiles(loaded.v, loaded.n, &pl);
+		ct_note("another client's waiting commit + roundtrip, %d each: median %.2f p99 %.2f ms "
+			"alone; median %.2f p99 %.2f ms beside %d held commits", SAMPLES, pi.p50, pi.p99,
+			pl.p50, pl.p99, n);
+		stats_sample_free(&idle);
+		stats_sample_free(&loaded);
+		/* Twice the time alone plus a millisecond leaves room for TCG's
+		 * noise; a cost that grows with the backlog is far beyond it. */
+		if (pl.p50 > 2 * pi.p50 + 1.0)
+			sw_fail("beside %d held commits another client's commits take %.2f ms (median) "
+				"where alone they took %.2f ms", n, pl.p50, pi.p50);
+
+		if (cap > 0) {
+			ct_prepare(wa, ba, acq, 1, rel, (uint64_t)n + 1);
+			ct_commit(wa);
+			if (ct_try_roundtrip(a))
+				sw_fail("held commit %d accepted beyond the cap of %d", n + 1, cap);
+			const struct wl_interface *iface = NULL;
+			uint32_t code = wl_display_get_protocol_error(a->d->display, &iface, NULL);
+			if (iface != &wl_display_interface || code != WL_DISPLAY_ERROR_IMPLEMENTATION)
+				sw_fail("held commit %d beyond the cap: error %u on %s, expected "
+					"wl_display.implementation", n + 1, code, iface ? iface->name : "?");
+			ct_note("held commit %d refused: \"%s\"", n + 1, ct_last_log());
+		}
+		ct_disconnect(a);
+		ct_disconnect(c);
+		guard_end(&g, "after the client with the backlog left");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	sw_test_init("syncobj-robustness", argc, argv);
@@ -814,6 +918,7 @@ int main(int argc, char **argv)
 	exhaustion_tests();
 	write_fence_tests();
 	surface_cap_tests();
+	backlog_tests();
 	ct_end();
 	return sw_test_exit();
 }
