@@ -35,6 +35,7 @@
 #include "fifo.h"
 #include "frame_stats.h"
 #include "layer_shell.h"
+#include "output_management.h"
 #include "renderer.h"
 #include "xwayland.h"
 #include "server.h"
@@ -427,6 +428,9 @@ int main(int argc, char *argv[])
 	server.output_layout = wlr_output_layout_create(server.display);
 	server.scene = wlr_scene_create();
 	server.scene_layout = wlr_scene_attach_output_layout(server.scene, server.output_layout);
+	server.output_management = sw_output_management_create(&server);
+	if (!server.output_management)
+		fprintf(stderr, "syncway: wlr-output-management: off (cannot create its global)\n");
 
 	if (wlr_renderer_get_texture_formats(server.renderer, WLR_BUFFER_CAP_DMABUF) &&
 	    wlr_renderer_get_drm_fd(server.renderer) >= 0) {
@@ -522,6 +526,7 @@ int main(int argc, char *argv[])
 	sw_frame_stats_mark_fds(server.frame_stats, true);
 	input_finish(&server);
 	decoration_finish(&server);
+	sw_output_management_destroy(server.output_management);
 	layer_shell_finish(&server);
 	wlr_scene_node_destroy(&server.scene->tree.node);
 	wl_event_source_remove(server.sigint_source);

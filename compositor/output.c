@@ -15,6 +15,7 @@
 #include "fifo.h"
 #include "layer_shell.h"
 #include "output_config.h"
+#include "output_management.h"
 #include "vblank.h"
 #include "frame_stats.h"
 #include "server.h"
@@ -25,6 +26,8 @@ void server_redraw_outputs(struct sw_server *server)
 {
 	struct sw_output *output;
 	wl_list_for_each(output, &server->outputs, link) {
+		if (!output->scene_output)
+			continue;
 		wlr_damage_ring_add_whole(&output->scene_output->damage_ring);
 		wlr_output_schedule_frame(output->wlr_output);
 	}
@@ -167,6 +170,37 @@ static void handle_request_state(struct wl_listener *listener, void *data)
 		output_retire_all(output);
 }
 
+void output_place(struct sw_output *output, bool has_position, int x, int y)
+{
+	struct sw_server *server = output->server;
+	struct wlr_output_layout_output *l_output = has_position ?
+		wlr_output_layout_add(server->output_layout, output->wlr_output, x, y) :
+		wlr_output_layout_add_auto(server->output_layout, output->wlr_output);
+	if (!l_output) {
+		wlr_log(WLR_ERROR, "%s: cannot add it to the layout", output->wlr_output->name);
+		return;
+	}
+	if (!output->scene_output) {
+		output->scene_output = wlr_scene_output_create(server->scene, output->wlr_output);
+		if (!output->scene_output) {
+			wlr_log(WLR_ERROR, "%s: out of memory", output->wlr_output->name);
+			wlr_output_layout_remove(server->output_layout, output->wlr_output);
+			return;
+		}
+		wlr_scene_output_layout_add_output(server->scene_layout, l_output, output->scene_output);
+	}
+	layer_shell_arrange(server, output->wlr_output);
+}
+
+void output_unplace(struct sw_output *output)
+{
+	output_retire_all(output);
+	if (output->scene_output)
+		wlr_scene_output_destroy(output->scene_output);
+	output->scene_output = NULL;
+	wlr_output_layout_remove(output->server->output_layout, output->wlr_output);
+}
+
 static void handle_output_destroy(struct wl_listener *listener, void *data)
 {
 	struct sw_output *output = wl_container_of(listener, output, destroy);
@@ -199,9 +233,10 @@ void handle_new_output(struct wl_listener *listener, void *data)
 
 	const struct sw_output_config *config = sw_output_config_find(options->outputs, options->n_outputs,
 									wlr_output->name);
-	if (!sw_output_enable(wlr_output, config, options->headless_width, options->headless_height,
-			      options->headless_refresh_mhz))
-		return;
+	/* An output left off is still one that output management can turn
+	 * on. */
+	bool enabled = sw_output_enable(wlr_output, config, options->headless_width,
+					options->headless_height, options->headless_refresh_mhz);
 
 	struct sw_output *output = calloc(1, sizeof(*output));
 	if (!output) {
@@ -228,12 +263,10 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	wl_list_insert(&server->outputs, &output->link);
 
 	/* Where --output puts it, else left to right in the order they appear. */
-	struct wlr_output_layout_output *l_output = config && config->has_position ?
-		wlr_output_layout_add(server->output_layout, wlr_output, config->x, config->y) :
-		wlr_output_layout_add_auto(server->output_layout, wlr_output);
-	output->scene_output = wlr_scene_output_create(server->scene, wlr_output);
-	wlr_scene_output_layout_add_output(server->scene_layout, l_output, output->scene_output);
-	layer_shell_arrange(server, wlr_output);
+	if (enabled)
+		output_place(output, config && config->has_position, config ? config->x : 0,
+			     config ? config->y : 0);
+	sw_output_management_changed(server->output_management);
 
 	wlr_log(WLR_INFO, "output %s: %dx%d@%.3f Hz", wlr_output->name, wlr_output->width,
 		wlr_output->height, wlr_output->refresh / 1000.0);

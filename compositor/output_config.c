@@ -189,8 +189,17 @@ bool sw_output_enable(struct wlr_output *output, const struct sw_output_config *
 	}
 	wlr_output_state_finish(&state);
 	if (ok)
-		fprintf(stderr, "syncway: output %s: %dx%d@%.3f Hz, scale %.2f, transform %s\n",
-			output->name, output->width, output->height, output->refresh / 1000.0,
-			output->scale, transform_names[output->transform]);
+		sw_output_describe(output);
 	return ok;
+}
+
+void sw_output_describe(const struct wlr_output *output)
+{
+	if (!output->enabled) {
+		fprintf(stderr, "syncway: output %s: off\n", output->name);
+		return;
+	}
+	fprintf(stderr, "syncway: output %s: %dx%d@%.3f Hz, scale %.2f, transform %s\n", output->name,
+		output->width, output->height, output->refresh / 1000.0, output->scale,
+		transform_names[output->transform]);
 }

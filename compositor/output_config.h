@@ -37,4 +37,8 @@ const struct sw_output_config *sw_output_config_find(const struct sw_output_conf
 bool sw_output_enable(struct wlr_output *output, const struct sw_output_config *config,
 		      int headless_width, int headless_height, int headless_refresh_mhz);
 
+/* One line on stderr: the output's name, mode, scale and transform, or that
+ * it is off. */
+void sw_output_describe(const struct wlr_output *output);
+
 #endif

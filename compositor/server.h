@@ -54,6 +54,7 @@ struct sw_server {
 	struct wlr_scene *scene;
 	struct wlr_scene_output_layout *scene_layout;
 	struct wlr_output_layout *output_layout;
+	struct sw_output_management *output_management; /* NULL: none */
 	struct wlr_linux_dmabuf_v1 *linux_dmabuf; /* NULL: no dmabuf import */
 
 	/* The DRM device timelines are imported into and signalled on (a render
@@ -135,7 +136,7 @@ struct sw_output {
 	struct wl_list link; /* sw_server.outputs */
 	struct sw_server *server;
 	struct wlr_output *wlr_output;
-	struct wlr_scene_output *scene_output;
+	struct wlr_scene_output *scene_output; /* NULL while not in the layout */
 	struct sw_output_stats *stats;
 	struct sw_vblank_clock *vblank; /* headless only; owned by the output */
 	/* What layer-shell exclusive zones leave of the output, in layout
@@ -204,6 +205,11 @@ void handle_new_output(struct wl_listener *listener, void *data);
 void server_redraw_outputs(struct sw_server *server);
 /* Highest frame number n such that frames 1..n have all retired. */
 uint64_t server_frames_retired(struct sw_server *server);
+/* Puts an enabled output into the layout (at x, y, else right of the
+ * others) and the scene; again, it moves it. */
+void output_place(struct sw_output *output, bool has_position, int x, int y);
+/* Takes a disabled output out of the layout and the scene. */
+void output_unplace(struct sw_output *output);
 
 /* view.c */
 void handle_new_xdg_toplevel(struct wl_listener *listener, void *data);

@@ -1,6 +1,7 @@
 #!/bin/sh
-# --output and the mode fallback, in a guest: headless (any mode is a
-# custom mode there) and on virtio-gpu's KMS connector (a fixed list).
+# --output, the mode fallback and wlr-output-management (through an
+# unmodified wlr-randr), in a guest: headless (any mode is a custom mode
+# there) and on virtio-gpu's KMS connector (a fixed list).
 #   tools/vm-run -q -- sh compositor/tests/outputs.sh [BUILD_DIR]
 # PASS/FAIL lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs in
 # /results/outputs/.
@@ -51,6 +52,61 @@ else
 	check output-off-stays-off "$log" $status ""
 fi
 
+# block FILE OUTPUT: OUTPUT's lines in a wlr-randr listing.
+block() {
+	awk -v o="$2" '/^[^ ]/ { p = ($1 == o) } p' "$1"
+}
+
+# expect_block NAME FILE OUTPUT 'STRING|STRING...': fails NAME unless
+# OUTPUT's block in FILE has every STRING; returns 1 then.
+expect_block() {
+	b=$(block "$2" "$3")
+	missing=
+	old_ifs=$IFS
+	IFS='|'
+	for want in $4; do
+		case $b in
+		*"$want"*) ;;
+		*) missing="${missing:+$missing, }'$want'" ;;
+		esac
+	done
+	IFS=$old_ifs
+	[ -z "$missing" ] && return 0
+	result "$1" fail "$3 in $(basename "$2") lacks $missing: $(echo "$b" | tr '\n' ' ' | head -c 300)"
+	return 1
+}
+
+# wlr-randr as a client of syncway's wlr-output-management: list, turn an
+# output off and on again with another mode, scale and position, and a dry
+# run that must change nothing. Each listing goes to a file.
+steps=$out/randr-headless.sh
+cat >"$steps" <<EOF
+wlr-randr >$out/randr-1.txt || exit 11
+wlr-randr --output HEADLESS-2 --off || exit 12
+wlr-randr >$out/randr-2.txt || exit 13
+wlr-randr --output HEADLESS-2 --on --custom-mode 800x600@30Hz --scale 2 --pos 2000,0 || exit 14
+wlr-randr >$out/randr-3.txt || exit 15
+wlr-randr --output HEADLESS-1 --transform 90 --dryrun || exit 16
+wlr-randr >$out/randr-4.txt || exit 17
+EOF
+rm -f "$out"/randr-*.txt
+log=$out/randr-headless.log
+WLR_BACKENDS=headless timeout 90 "$syncway" --report 0 --no-xwayland --outputs 2 -x -s "sh $steps" \
+	>"$log" 2>&1
+status=$?
+if ! run_problems "$log" $status "syncway: output HEADLESS-2: off|syncway: output HEADLESS-2: 800x600@30.000 Hz, scale 2.00"; then
+	tail -n 6 "$log" | sed 's/^/    /'
+	result wlr-randr-configures-headless-outputs fail "$run_problems"
+elif expect_block wlr-randr-configures-headless-outputs "$out/randr-1.txt" HEADLESS-1 "Enabled: yes" &&
+	expect_block wlr-randr-configures-headless-outputs "$out/randr-1.txt" HEADLESS-2 "Enabled: yes" &&
+	expect_block wlr-randr-configures-headless-outputs "$out/randr-2.txt" HEADLESS-2 "Enabled: no" &&
+	expect_block wlr-randr-configures-headless-outputs "$out/randr-3.txt" HEADLESS-2 \
+		"Enabled: yes|800x600 px, 30.000000 Hz (current)|Position: 2000,0|Scale: 2.000000" &&
+	expect_block wlr-randr-configures-headless-outputs "$out/randr-4.txt" HEADLESS-1 \
+		"Transform: normal"; then
+	result wlr-randr-configures-headless-outputs pass
+fi
+
 # KMS: a mode virtio-gpu's connector does not have falls back to one it
 # has, and frames reach the screen.
 if [ -e /dev/dri/card0 ]; then
@@ -65,8 +121,37 @@ if [ -e /dev/dri/card0 ]; then
 	else
 		check drm-unknown-mode-falls-back "$log" $status "has no mode 4000x3000|syncway: output "
 	fi
+
+	# wlr-randr picks one of the connector's modes; a mode the device
+	# cannot scan out is refused as a whole and changes nothing, and
+	# frames keep coming after both.
+	steps=$out/randr-drm.sh
+	cat >"$steps" <<EOF
+wlr-randr --output Virtual-1 --mode 1024x768 || exit 11
+wlr-randr --output Virtual-1 --custom-mode 9000x9000 && exit 12
+wlr-randr >$out/randr-drm.txt || exit 13
+exec $build/clients/syncway-gears --buffer shm --duration 2 --report 1
+EOF
+	rm -f "$out/randr-drm.txt"
+	log=$out/randr-drm.log
+	LIBSEAT_BACKEND=noop WLR_LIBINPUT_NO_DEVICES=1 WLR_BACKENDS=drm timeout 90 "$syncway" \
+		--report 0 --no-xwayland -x -s "sh $steps" >"$log" 2>&1
+	status=$?
+	n=$(sed -n 's/^syncway: commits: .*), \([0-9][0-9]*\) presented.*/\1/p' "$log" | head -n 1)
+	if [ "${n:-0}" -lt 10 ]; then
+		result wlr-randr-sets-drm-mode-or-changes-nothing fail \
+			"status $status, only ${n:-0} commits presented"
+	elif ! run_problems "$log" $status \
+		"syncway: output Virtual-1: 1024x768@|configuration could not be applied; outputs unchanged"; then
+		tail -n 6 "$log" | sed 's/^/    /'
+		result wlr-randr-sets-drm-mode-or-changes-nothing fail "$run_problems"
+	elif expect_block wlr-randr-sets-drm-mode-or-changes-nothing "$out/randr-drm.txt" Virtual-1 \
+		"1024x768 px, 60.004002 Hz (current)"; then
+		result wlr-randr-sets-drm-mode-or-changes-nothing pass
+	fi
 else
 	result drm-unknown-mode-falls-back skip "no /dev/dri/card0"
+	result wlr-randr-sets-drm-mode-or-changes-nothing skip "no /dev/dri/card0"
 fi
 
 result_summary
