@@ -15,6 +15,8 @@
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/box.h>
 #include <wlr/util/log.h>
 
 #include "server.h"
@@ -30,6 +32,7 @@ struct sw_layer_surface {
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener commit;
+	struct wl_listener new_popup;
 	struct wl_listener output_destroy;
 	struct wl_listener destroy;
 };
@@ -54,8 +57,17 @@ void layer_shell_arrange(struct sw_server *server, struct wlr_output *wlr_output
 		}
 	}
 	struct sw_output *output = wlr_output->data;
-	if (output)
+	if (output && !wlr_box_equal(&output->usable_area, &usable)) {
 		output->usable_area = usable;
+		views_refill(server, wlr_output);
+	}
+}
+
+struct wlr_scene_tree *layer_shell_surface_tree(struct wlr_surface *surface)
+{
+	struct wlr_layer_surface_v1 *layer_surface = wlr_layer_surface_v1_try_from_wlr_surface(surface);
+	struct sw_layer_surface *ls = layer_surface ? layer_surface->data : NULL;
+	return ls ? ls->scene->tree : NULL;
 }
 
 static void handle_map(struct wl_listener *listener, void *data)
@@ -101,6 +113,18 @@ static void handle_commit(struct wl_listener *listener, void *data)
 	}
 }
 
+static void handle_new_popup(struct wl_listener *listener, void *data)
+{
+	/* A panel's menu: created without a parent, it gets the layer surface
+	 * here and is drawn in its tree, so it moves with it (view.c places
+	 * it on the output). */
+	struct sw_layer_surface *ls = wl_container_of(listener, ls, new_popup);
+	struct wlr_xdg_popup *popup = data;
+	popup->base->data = wlr_scene_xdg_surface_create(ls->scene->tree, popup->base);
+	if (!popup->base->data)
+		wl_resource_post_no_memory(popup->resource);
+}
+
 static void handle_output_destroy(struct wl_listener *listener, void *data)
 {
 	/* Its output went away: so does the layer surface. */
@@ -116,9 +140,11 @@ static void handle_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&ls->map.link);
 	wl_list_remove(&ls->unmap.link);
 	wl_list_remove(&ls->commit.link);
+	wl_list_remove(&ls->new_popup.link);
 	wl_list_remove(&ls->output_destroy.link);
 	wl_list_remove(&ls->destroy.link);
 	wl_list_remove(&ls->link);
+	ls->layer_surface->data = NULL;
 	struct sw_server *server = ls->server;
 	free(ls);
 	if (output)
@@ -158,11 +184,14 @@ static void handle_new_surface(struct wl_listener *listener, void *data)
 	wl_signal_add(&surface->surface->events.unmap, &ls->unmap);
 	ls->commit.notify = handle_commit;
 	wl_signal_add(&surface->surface->events.commit, &ls->commit);
+	ls->new_popup.notify = handle_new_popup;
+	wl_signal_add(&surface->events.new_popup, &ls->new_popup);
 	ls->output_destroy.notify = handle_output_destroy;
 	wl_signal_add(&surface->output->events.destroy, &ls->output_destroy);
 	ls->destroy.notify = handle_destroy;
 	wl_signal_add(&surface->events.destroy, &ls->destroy);
 	wl_list_insert(&server->layer_surfaces, &ls->link);
+	surface->data = ls;
 }
 
 void layer_shell_init(struct sw_server *server)

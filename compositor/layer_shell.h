@@ -4,12 +4,16 @@
 
 struct sw_server;
 struct wlr_output;
+struct wlr_surface;
 
 /* Makes the layer trees and the window tree between them (before any
  * window or layer surface exists), and the global. */
 void layer_shell_init(struct sw_server *server);
 void layer_shell_finish(struct sw_server *server);
-/* Places the output's layer surfaces and recomputes its usable area. */
+/* Places the output's layer surfaces and recomputes its usable area; when
+ * that changed, maximized windows on the output are fitted to it again. */
 void layer_shell_arrange(struct sw_server *server, struct wlr_output *output);
+/* The scene tree of a layer surface, NULL if surface is not one. */
+struct wlr_scene_tree *layer_shell_surface_tree(struct wlr_surface *surface);
 
 #endif

@@ -184,6 +184,7 @@ struct sw_view {
 };
 
 struct sw_popup {
+	struct sw_server *server;
 	struct wlr_xdg_popup *xdg_popup;
 	struct wl_listener commit;
 	struct wl_listener destroy;
@@ -219,6 +220,9 @@ struct sw_view *view_at(struct sw_server *server, double lx, double ly,
 			struct wlr_surface **surface, double *sx, double *sy);
 void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint32_t edges);
 void view_cycle(struct sw_server *server);
+/* Fits the maximized and fullscreen windows on output to it again (its
+ * mode or usable area changed). */
+void views_refill(struct sw_server *server, struct wlr_output *output);
 
 /* main.c: runs cmd with /bin/sh -c, with the environment and limits a
  * client should get; its pid goes to *pid when pid is not NULL. */

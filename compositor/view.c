@@ -10,6 +10,7 @@
 #include <wlr/util/edges.h>
 #include <wlr/util/log.h>
 
+#include "layer_shell.h"
 #include "server.h"
 
 void view_focus(struct sw_view *view, struct wlr_surface *surface)
@@ -142,6 +143,15 @@ static void view_arrange(struct sw_view *view, struct wlr_output *output)
 		view->filling = false;
 		wlr_scene_node_set_position(&view->scene_tree->node, view->floating.x, view->floating.y);
 		wlr_xdg_toplevel_set_size(toplevel, view->floating.width, view->floating.height);
+	}
+}
+
+void views_refill(struct sw_server *server, struct wlr_output *output)
+{
+	struct sw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->filling && view_output(view) == output)
+			view_arrange(view, output);
 	}
 }
 
@@ -282,11 +292,50 @@ void handle_new_xdg_toplevel(struct wl_listener *listener, void *data)
 	wl_signal_add(&xdg_toplevel->events.request_fullscreen, &view->request_fullscreen);
 }
 
+/* Keeps a popup on the output its window or panel is on, as the
+ * positioner's constraint adjustments allow: a menu opened near an edge
+ * must not end up off-screen. */
+static void popup_unconstrain(struct sw_server *server, struct wlr_xdg_popup *popup)
+{
+	/* The root of the popup chain: a toplevel or a layer surface. */
+	struct wlr_surface *root = popup->parent;
+	struct wlr_xdg_surface *xdg;
+	while (root && (xdg = wlr_xdg_surface_try_from_wlr_surface(root)) &&
+	       xdg->role == WLR_XDG_SURFACE_ROLE_POPUP && xdg->popup)
+		root = xdg->popup->parent;
+	if (!root)
+		return;
+	struct wlr_scene_tree *tree;
+	struct wlr_box geo = { 0 };
+	xdg = wlr_xdg_surface_try_from_wlr_surface(root);
+	if (xdg) {
+		tree = xdg->data;
+		/* The toplevel's tree starts at its window geometry, the
+		 * box must be in its surface's coordinates. */
+		wlr_xdg_surface_get_geometry(xdg, &geo);
+	} else {
+		tree = layer_shell_surface_tree(root);
+	}
+	int lx, ly;
+	if (!tree || !wlr_scene_node_coords(&tree->node, &lx, &ly))
+		return;
+	struct wlr_output *output = wlr_output_layout_output_at(server->output_layout, lx, ly);
+	if (!output)
+		return;
+	struct wlr_box box;
+	wlr_output_layout_get_box(server->output_layout, output, &box);
+	box.x -= lx - geo.x;
+	box.y -= ly - geo.y;
+	wlr_xdg_popup_unconstrain_from_box(popup, &box);
+}
+
 static void handle_popup_commit(struct wl_listener *listener, void *data)
 {
 	struct sw_popup *popup = wl_container_of(listener, popup, commit);
-	if (popup->xdg_popup->base->initial_commit)
+	if (popup->xdg_popup->base->initial_commit) {
+		popup_unconstrain(popup->server, popup->xdg_popup);
 		wlr_xdg_surface_schedule_configure(popup->xdg_popup->base);
+	}
 }
 
 static void handle_popup_destroy(struct wl_listener *listener, void *data)
@@ -299,6 +348,7 @@ static void handle_popup_destroy(struct wl_listener *listener, void *data)
 
 void handle_new_xdg_popup(struct wl_listener *listener, void *data)
 {
+	struct sw_server *server = wl_container_of(listener, server, new_xdg_popup);
 	struct wlr_xdg_popup *xdg_popup = data;
 
 	struct sw_popup *popup = calloc(1, sizeof(*popup));
@@ -307,10 +357,11 @@ void handle_new_xdg_popup(struct wl_listener *listener, void *data)
 		return;
 	}
 	popup->xdg_popup = xdg_popup;
+	popup->server = server;
 
 	/* The parent is a toplevel or another popup; both keep their scene
-	 * tree in data. Parentless popups are positioned later by protocols we
-	 * do not offer (layer-shell), so they are not drawn. */
+	 * tree in data. A popup without a parent yet gets one from
+	 * layer-shell's get_popup (layer_shell.c). */
 	struct wlr_xdg_surface *parent = xdg_popup->parent ?
 		wlr_xdg_surface_try_from_wlr_surface(xdg_popup->parent) : NULL;
 	if (parent && parent->data) {
