@@ -1,5 +1,6 @@
 /* Window management the compositor must honour: maximize and fullscreen
  * fill the output and are given back; popups are kept on the output;
+ * decoration modes are answered;
  * layer-shell exclusive zones are left free by maximized windows; popups of
  * layer surfaces are shown. Runs against the
  * compositor of $WAYLAND_DISPLAY:
@@ -13,6 +14,7 @@
 
 #include "ct.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
 /* Dispatches until w has had more than `before` configures. */
@@ -105,6 +107,69 @@ static void state_tests(void)
 		if (!w->win.maximized)
 			sw_fail("initial configure: no maximized state");
 		need_filled(w, "initial configure of a maximized window");
+	}
+}
+
+/* --- decorations ---------------------------------------------------------- */
+
+static void decoration_configure(void *data, struct zxdg_toplevel_decoration_v1 *decoration, uint32_t mode)
+{
+	*(uint32_t *)data = mode;
+}
+
+static const struct zxdg_toplevel_decoration_v1_listener decoration_listener = {
+	.configure = decoration_configure,
+};
+
+static void decoration_tests(void)
+{
+	/* The compositor answers set_mode with a configure carrying the mode
+	 * it chose (syncway: client-side, always), and later mode requests
+	 * with a configure too. */
+	ct_subtest("decoration-mode-is-answered")
+	{
+		struct ct_conn *c = ct_connect();
+		const struct sw_display_global *g =
+			sw_display_find_global(c->d, zxdg_decoration_manager_v1_interface.name);
+		if (!g)
+			sw_skip("the compositor offers no zxdg_decoration_manager_v1");
+		struct zxdg_decoration_manager_v1 *manager =
+			wl_registry_bind(c->d->registry, g->name, &zxdg_decoration_manager_v1_interface, 1);
+		struct ct_window *w = ct_bare_surface(c);
+		sw_window_finish(&w->win);
+		sw_window_init(&w->win, c->d, "shell-conformance");
+		struct zxdg_toplevel_decoration_v1 *decoration =
+			zxdg_decoration_manager_v1_get_toplevel_decoration(manager, w->win.xdg_toplevel);
+		uint32_t mode = 0;
+		zxdg_toplevel_decoration_v1_add_listener(decoration, &decoration_listener, &mode);
+		zxdg_toplevel_decoration_v1_set_mode(decoration, ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE);
+		wl_surface_commit(w->win.surface);
+		next_configure(w, "initial commit with a decoration");
+		ct_roundtrip(c);
+		if (mode != ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE &&
+		    mode != ZXDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE)
+			sw_fail("set_mode(server_side) and the initial commit: decoration configure %s", mode ?
+				"with an unknown mode" : "never came");
+		ct_note("server-side asked, %s-side given",
+			mode == ZXDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE ? "client" : "server");
+		/* Answered with an xdg_surface.configure; the decoration's own
+		 * configure only comes if the mode changes. */
+		zxdg_toplevel_decoration_v1_unset_mode(decoration);
+		next_configure(w, "unset_mode after the initial commit");
+		/* A second decoration object for the same toplevel. */
+		/* A second decoration object for the same toplevel: the enum is
+		 * the decoration's, the protocol does not say on which object
+		 * (wlroots posts it on the manager). */
+		zxdg_decoration_manager_v1_get_toplevel_decoration(manager, w->win.xdg_toplevel);
+		if (ct_try_roundtrip(c))
+			sw_fail("a second get_toplevel_decoration for one toplevel was accepted");
+		const struct wl_interface *iface = NULL;
+		uint32_t code = wl_display_get_protocol_error(c->d->display, &iface, NULL);
+		if (code != ZXDG_TOPLEVEL_DECORATION_V1_ERROR_ALREADY_CONSTRUCTED || !iface ||
+		    (iface != &zxdg_decoration_manager_v1_interface &&
+		     iface != &zxdg_toplevel_decoration_v1_interface))
+			sw_fail("a second get_toplevel_decoration: error %u on %s, expected already_constructed "
+				"(\"%s\")", code, iface ? iface->name : "?", ct_last_log());
 	}
 }
 
@@ -343,6 +408,7 @@ int main(int argc, char **argv)
 	sw_test_init("shell-conformance", argc, argv);
 	state_tests();
 	popup_tests();
+	decoration_tests();
 	layer_tests();
 	ct_end();
 	return sw_test_exit();
