@@ -21,6 +21,7 @@
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_linux_dmabuf_v1.h>
 #include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_tearing_control_v1.h>
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_subcompositor.h>
@@ -56,6 +57,7 @@ static const char usage[] =
 	"      --max-waiting-surfaces N  surfaces of one client with such commits (each costs\n"
 	"                           2 fds; default 256, 0: no cap); beyond, a protocol error\n"
 	"      --no-xwayland        no X11 clients (Xwayland starts at the first one otherwise)\n"
+	"      --adaptive-sync      variable refresh rate on outputs that have it\n"
 	"  -v, --verbose            wlroots info messages; twice for debug\n"
 	"  -h, --help               this text\n"
 	"Backends come from wlr_backend_autocreate(): DRM/KMS with libseat on a VT,\n"
@@ -91,7 +93,7 @@ static bool parse_size(const char *arg, struct sw_options *options)
 static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
 {
 	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_WAITING,
-	       OPT_NO_XWAYLAND, OPT_OUTPUT };
+	       OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC };
 	static const struct option longopts[] = {
 		{ "startup", required_argument, NULL, 's' },
 		{ "exit-with-client", no_argument, NULL, 'x' },
@@ -103,6 +105,7 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		{ "max-waiting-surfaces", required_argument, NULL, OPT_MAX_WAITING },
 		{ "no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "adaptive-sync", no_argument, NULL, OPT_ADAPTIVE_SYNC },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -155,6 +158,9 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		}
 		case OPT_NO_XWAYLAND:
 			options->no_xwayland = true;
+			break;
+		case OPT_ADAPTIVE_SYNC:
+			options->adaptive_sync = true;
 			break;
 		case OPT_OUTPUT: {
 			char err[200];
@@ -429,6 +435,8 @@ int main(int argc, char *argv[])
 	server.scene = wlr_scene_create();
 	server.scene_layout = wlr_scene_attach_output_layout(server.scene, server.output_layout);
 	server.output_management = sw_output_management_create(&server);
+	/* Fullscreen windows that ask for it get tearing page flips (output.c). */
+	server.tearing_control = wlr_tearing_control_manager_v1_create(server.display, 1);
 	if (!server.output_management)
 		fprintf(stderr, "syncway: wlr-output-management: off (cannot create its global)\n");
 

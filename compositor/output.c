@@ -7,6 +7,7 @@
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_tearing_control_v1.h>
 #include <wlr/util/log.h>
 
 #include "clock.h"
@@ -93,6 +94,53 @@ static void handle_precommit(struct wl_listener *listener, void *data)
 		sw_explicit_sync_frame_rendered(output->server->explicit_sync, event->state->buffer);
 }
 
+/* Whether the frame may tear: a fullscreen window asks for it
+ * (wp_tearing_control_v1's async hint), as games and benchmarks in
+ * immediate mode do. */
+static bool output_wants_tearing(struct sw_output *output)
+{
+	struct sw_server *server = output->server;
+	struct wlr_surface *surface = view_fullscreen_surface(server, output->wlr_output);
+	return surface && server->tearing_control &&
+	       wlr_tearing_control_manager_v1_surface_hint_from_surface(server->tearing_control, surface) ==
+		       WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC;
+}
+
+/* wlr_scene_output_commit(), which knows no tearing, with a tearing page
+ * flip when the output wants one and the backend takes it (on DRM: the
+ * driver does async flips), a vsynced one otherwise. */
+static bool output_commit_frame(struct sw_output *output)
+{
+	struct wlr_scene_output *scene_output = output->scene_output;
+	struct wlr_output *wlr_output = output->wlr_output;
+	if (!wlr_output->needs_frame && !pixman_region32_not_empty(&scene_output->pending_commit_damage))
+		return true;
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	bool ok = wlr_scene_output_build_state(scene_output, &state, NULL);
+	bool want = ok && output_wants_tearing(output);
+	/* Asked once per request: a refusal is logged by wlroots too. */
+	if (want && !output->tearing_refused) {
+		state.tearing_page_flip = true;
+		if (!wlr_output_test_state(wlr_output, &state)) {
+			state.tearing_page_flip = false;
+			output->tearing_refused = true;
+			fprintf(stderr, "syncway: output %s: the fullscreen window asks for tearing, the "
+				"backend refuses it: vsync\n", wlr_output->name);
+		}
+	} else if (!want) {
+		output->tearing_refused = false;
+	}
+	if (state.tearing_page_flip != output->tearing)
+		fprintf(stderr, "syncway: output %s: %s\n", wlr_output->name, state.tearing_page_flip ?
+			"tearing page flips for the fullscreen window" : "vsync again");
+	output->tearing = state.tearing_page_flip;
+	if (ok)
+		ok = wlr_output_commit_state(wlr_output, &state);
+	wlr_output_state_finish(&state);
+	return ok;
+}
+
 static void handle_frame(struct wl_listener *listener, void *data)
 {
 	struct sw_output *output = wl_container_of(listener, output, frame);
@@ -109,7 +157,7 @@ static void handle_frame(struct wl_listener *listener, void *data)
 					 output->vblank ? sw_vblank_clock_vblank_ns(output->vblank) : start);
 	output->precommit_ns = 0;
 	output->in_frame = true;
-	bool ok = wlr_scene_output_commit(output->scene_output, NULL);
+	bool ok = output_commit_frame(output);
 	output->in_frame = false;
 	int64_t end = sw_clock_ns(CLOCK_MONOTONIC);
 	/* The frame has latched what it shows: fifo barriers on it clear, and
@@ -236,7 +284,8 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	/* An output left off is still one that output management can turn
 	 * on. */
 	bool enabled = sw_output_enable(wlr_output, config, options->headless_width,
-					options->headless_height, options->headless_refresh_mhz);
+					options->headless_height, options->headless_refresh_mhz,
+					options->adaptive_sync);
 
 	struct sw_output *output = calloc(1, sizeof(*output));
 	if (!output) {

@@ -133,8 +133,24 @@ static bool try_commit(struct wlr_output *output, struct wlr_output_state *state
 	return false;
 }
 
+/* Variable refresh on top of a working mode, so that an output without it
+ * keeps the mode: wlroots refuses the whole commit otherwise. */
+static void enable_adaptive_sync(struct wlr_output *output)
+{
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_adaptive_sync_enabled(&state, true);
+	/* Some backends (headless) take the commit and leave it off. */
+	if (!wlr_output_test_state(output, &state) || !wlr_output_commit_state(output, &state) ||
+	    output->adaptive_sync_status != WLR_OUTPUT_ADAPTIVE_SYNC_ENABLED)
+		fprintf(stderr, "syncway: output %s: no adaptive sync (the output or driver has none)\n",
+			output->name);
+	wlr_output_state_finish(&state);
+}
+
 bool sw_output_enable(struct wlr_output *output, const struct sw_output_config *c,
-		      int headless_width, int headless_height, int headless_refresh_mhz)
+		      int headless_width, int headless_height, int headless_refresh_mhz,
+		      bool adaptive_sync)
 {
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
@@ -188,6 +204,8 @@ bool sw_output_enable(struct wlr_output *output, const struct sw_output_config *
 			wlr_log(WLR_ERROR, "%s: fell back to %s", output->name, what);
 	}
 	wlr_output_state_finish(&state);
+	if (ok && adaptive_sync)
+		enable_adaptive_sync(output);
 	if (ok)
 		sw_output_describe(output);
 	return ok;
@@ -199,7 +217,8 @@ void sw_output_describe(const struct wlr_output *output)
 		fprintf(stderr, "syncway: output %s: off\n", output->name);
 		return;
 	}
-	fprintf(stderr, "syncway: output %s: %dx%d@%.3f Hz, scale %.2f, transform %s\n", output->name,
+	fprintf(stderr, "syncway: output %s: %dx%d@%.3f Hz, scale %.2f, transform %s%s\n", output->name,
 		output->width, output->height, output->refresh / 1000.0, output->scale,
-		transform_names[output->transform]);
+		transform_names[output->transform],
+		output->adaptive_sync_status == WLR_OUTPUT_ADAPTIVE_SYNC_ENABLED ? ", adaptive sync" : "");
 }

@@ -32,10 +32,13 @@ const struct sw_output_config *sw_output_config_find(const struct sw_output_conf
 /* Enables output with config (NULL: the preferred mode). When that mode
  * cannot be committed, tries the output's other modes, preferred first,
  * then (on backends that take any) a custom one, logging each failure.
- * headless_* are --headless-size's (0: none). Returns false when nothing
- * could be enabled, or when the config turns the output off. */
+ * headless_* are --headless-size's (0: none); adaptive_sync asks for
+ * variable refresh on top (said on stderr when the output has none).
+ * Returns false when nothing could be enabled, or when the config turns
+ * the output off. */
 bool sw_output_enable(struct wlr_output *output, const struct sw_output_config *config,
-		      int headless_width, int headless_height, int headless_refresh_mhz);
+		      int headless_width, int headless_height, int headless_refresh_mhz,
+		      bool adaptive_sync);
 
 /* One line on stderr: the output's name, mode, scale and transform, or that
  * it is off. */

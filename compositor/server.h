@@ -28,6 +28,7 @@ struct sw_options {
 	int headless_outputs;         /* 0: whatever the backend made */
 	bool exit_with_client;        /* -x: quit when the -s command exits */
 	bool no_xwayland;             /* --no-xwayland */
+	bool adaptive_sync;           /* --adaptive-sync: VRR where outputs have it */
 	struct sw_output_config outputs[16]; /* --output, in the order given */
 	size_t n_outputs;
 	int report_interval_ms;       /* the "N frames in 5.0 seconds" lines */
@@ -55,6 +56,7 @@ struct sw_server {
 	struct wlr_scene_output_layout *scene_layout;
 	struct wlr_output_layout *output_layout;
 	struct sw_output_management *output_management; /* NULL: none */
+	struct wlr_tearing_control_manager_v1 *tearing_control;
 	struct wlr_linux_dmabuf_v1 *linux_dmabuf; /* NULL: no dmabuf import */
 
 	/* The DRM device timelines are imported into and signalled on (a render
@@ -154,6 +156,10 @@ struct sw_output {
 	struct wl_event_source *retire_timer;
 	int64_t precommit_ns; /* when the frame being committed finished rendering */
 	bool in_frame;
+	/* Whether the last frame was a tearing page flip (logged when it
+	 * changes), and whether the backend refused one since the fullscreen
+	 * window asked (not asked again until it stops asking). */
+	bool tearing, tearing_refused;
 
 	struct wl_listener frame;
 	struct wl_listener request_state;
@@ -223,6 +229,8 @@ void view_cycle(struct sw_server *server);
 /* Fits the maximized and fullscreen windows on output to it again (its
  * mode or usable area changed). */
 void views_refill(struct sw_server *server, struct wlr_output *output);
+/* The surface of the topmost fullscreen window on output, or NULL. */
+struct wlr_surface *view_fullscreen_surface(struct sw_server *server, struct wlr_output *output);
 
 /* main.c: runs cmd with /bin/sh -c, with the environment and limits a
  * client should get; its pid goes to *pid when pid is not NULL. */

@@ -8,7 +8,9 @@
  * sends the output a frame event (fifo-v1's latching deadline, the moment
  * syncway renders), and the frame committed then is reported presented at
  * the first vblank not before the commit, with its sequence number: never
- * before the content was drawn, as on a display. The backend's own frame
+ * before the content was drawn, as on a display. A frame committed as a
+ * tearing page flip is presented when committed, without the vsync flag,
+ * as an async flip is scanned out at once. The backend's own frame
  * events are ignored. When the event loop wakes up past a vblank, that
  * vblank is skipped, as a display would skip it: a missed frame. */
 #include "vblank.h"
@@ -39,6 +41,9 @@ struct sw_vblank_clock {
 	uint64_t seq;        /* the latest vblank */
 	bool ticking;        /* in the frame event of vblank seq */
 	uint64_t commit_seq; /* the vblank the latest commit goes out at */
+	/* The latest commit was a tearing page flip: out when committed. */
+	bool commit_tearing;
+	int64_t commit_ns;
 	uint64_t presented_seq; /* the vblank of the latest presentation */
 	struct timespec when;   /* what rewritten present events point to */
 
@@ -93,6 +98,17 @@ static void handle_present(struct wl_listener *listener, void *data)
 	struct wlr_output_event_present *event = data;
 	if (!event->presented)
 		return;
+	/* A tearing flip is scanned out at once, mid-refresh: its time is the
+	 * commit's, its sequence the vblank before it, and it has no vsync. */
+	if (clock->commit_tearing) {
+		uint64_t next = vblank_at_or_after(clock, clock->commit_ns);
+		clock->when = sw_ns_timespec(clock->commit_ns);
+		event->when = &clock->when;
+		event->seq = (unsigned)(next > 0 ? next - 1 : 0);
+		event->refresh = (int)clock->period_ns;
+		event->flags &= ~WLR_OUTPUT_PRESENT_VSYNC;
+		return;
+	}
 	/* The backend reports it from an idle callback, after the vblank's
 	 * frame event is over: the commit listener below noted its vblank.
 	 * Never two frames at the same vblank. */
@@ -110,6 +126,9 @@ static void handle_present(struct wl_listener *listener, void *data)
 static void handle_commit(struct wl_listener *listener, void *data)
 {
 	struct sw_vblank_clock *clock = wl_container_of(listener, clock, commit);
+	const struct wlr_output_event_commit *event = data;
+	clock->commit_tearing = event->state->tearing_page_flip;
+	clock->commit_ns = sw_clock_ns(CLOCK_MONOTONIC);
 	/* A frame goes out at the vblank its frame event was for; one
 	 * committed outside them (the first modeset) at the next one. */
 	clock->commit_seq = clock->ticking ? clock->seq :

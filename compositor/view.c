@@ -155,6 +155,16 @@ void views_refill(struct sw_server *server, struct wlr_output *output)
 	}
 }
 
+struct wlr_surface *view_fullscreen_surface(struct sw_server *server, struct wlr_output *output)
+{
+	struct sw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		if (view->xdg_toplevel->current.fullscreen && view_output(view) == output)
+			return view->xdg_toplevel->base->surface;
+	}
+	return NULL;
+}
+
 static void handle_map(struct wl_listener *listener, void *data)
 {
 	struct sw_view *view = wl_container_of(listener, view, map);

@@ -33,6 +33,15 @@ WLR_BACKENDS=headless timeout 60 "$syncway" --report 0 --no-xwayland \
 check headless-output-takes-mode-scale-transform "$log" $? \
 	"syncway: output HEADLESS-1: 640x480@30.000 Hz, scale 2.00, transform 90"
 
+# --adaptive-sync on an output without variable refresh (headless has none,
+# nor has virtio-gpu): said so, and the output stays on in its mode. On a
+# VRR monitor the output line ends in ", adaptive sync" (a manual check).
+log=$out/adaptive-sync.log
+WLR_BACKENDS=headless timeout 60 "$syncway" --report 0 --no-xwayland --adaptive-sync -x -s true \
+	>"$log" 2>&1
+check adaptive-sync-absent-is-said-and-output-stays-on "$log" $? \
+	"syncway: output HEADLESS-1: no adaptive sync|syncway: output HEADLESS-1: 1280x720@"
+
 log=$out/bad-spec.log
 timeout 10 "$syncway" --output 'HEADLESS-1:640x480,scale=zero' >"$log" 2>&1
 status=$?

@@ -743,6 +743,7 @@ static void feedback_presented(void *data, struct wp_presentation_feedback *f, u
 	t->feedback_order = ++ct.event_order;
 	t->received_ns = ct_now_ns();
 	t->presented_ns = (int64_t)(((uint64_t)sec_hi << 32) | sec_lo) * 1000000000 + nsec;
+	t->presented_flags = flags;
 	t->feedback = NULL;
 	wp_presentation_feedback_destroy(f);
 }

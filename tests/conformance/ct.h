@@ -211,6 +211,7 @@ struct ct_track {
 	uint64_t frame_order, feedback_order; /* global event order, 1-based */
 	int64_t received_ns;                   /* when the feedback arrived */
 	int64_t presented_ns;                  /* compositor's timestamp */
+	uint32_t presented_flags;              /* wp_presentation_feedback kinds */
 };
 
 /* Adds a frame callback and a presentation feedback to w's pending state. */

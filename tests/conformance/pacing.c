@@ -1,5 +1,6 @@
 /* Frame-pacing protocol conformance: one subtest per rule of fifo-v1 and
- * commit-timing-v1 (the tables are in docs/conformance.md). Runs against the compositor of
+ * commit-timing-v1, and tearing-control-v1's (the tables are in
+ * docs/conformance.md). Runs against the compositor of
  * $WAYLAND_DISPLAY, syncway or any other:
  *
  *   pacing-conformance [--list] [--run GLOB] [--json FILE]
@@ -8,13 +9,23 @@
  * Whether a commit waited is read from presentation feedback: a content
  * update that set a barrier must be presented (not discarded) before the
  * one that waited on it, at an earlier refresh; one with a target time
- * must not be presented before it. */
+ * must not be presented before it.
+ *
+ * SYNCWAY_CONFORMANCE_EXPECT_TEARING=1: the compositor is known to honour
+ * the async hint of a fullscreen window on its output (syncway headless),
+ * so those frames must be presented without the vsync flag; elsewhere the
+ * hint may be declined and the flags are only noted. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "commit-timing-v1-client-protocol.h"
 #include "ct.h"
 #include "fifo-v1-client-protocol.h"
+#include "presentation-time-client-protocol.h"
+#include "tearing-control-v1-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
 
 #define FIFO_MANAGER_IFACE (&wp_fifo_manager_v1_interface)
 #define FIFO_IFACE (&wp_fifo_v1_interface)
@@ -376,12 +387,84 @@ static void timing_tests(void)
 	}
 }
 
+static struct wp_tearing_control_manager_v1 *tearing_manager(struct ct_conn *c)
+{
+	const struct sw_display_global *g =
+		sw_display_find_global(c->d, wp_tearing_control_manager_v1_interface.name);
+	if (!g)
+		sw_skip("the compositor does not offer wp_tearing_control_manager_v1");
+	return wl_registry_bind(c->d->registry, g->name, &wp_tearing_control_manager_v1_interface, 1);
+}
+
+/* n frames of w, each presented; how many carried the vsync flag. */
+static int frames_with_vsync(struct ct_conn *c, struct ct_window *w, int n, const char *what)
+{
+	int vsync = 0;
+	for (int i = 0; i < n; i++) {
+		struct ct_track *t = ct_commit_buffer(w, ct_buffer(c), NULL, 0, NULL, 0);
+		need_settled(c, t, what);
+		if (!t->presented)
+			sw_fail("%s: frame %d discarded, not presented", what, i + 1);
+		if (t->presented_flags & WP_PRESENTATION_FEEDBACK_KIND_VSYNC)
+			vsync++;
+	}
+	return vsync;
+}
+
+static void tearing_tests(void)
+{
+	ct_subtest("tearing-get-control-twice-is-tearing-control-exists")
+	{
+		struct ct_conn *c = ct_connect();
+		struct wp_tearing_control_manager_v1 *m = tearing_manager(c);
+		struct ct_window *w = ct_toplevel(c);
+		wp_tearing_control_manager_v1_get_tearing_control(m, w->win.surface);
+		wp_tearing_control_manager_v1_get_tearing_control(m, w->win.surface);
+		ct_expect_error(c, &wp_tearing_control_manager_v1_interface, m,
+				WP_TEARING_CONTROL_MANAGER_V1_ERROR_TEARING_CONTROL_EXISTS,
+				"a second get_tearing_control for one surface");
+	}
+
+	/* A fullscreen window asking for async presentation (a game in
+	 * immediate mode) keeps being shown; where the compositor honours it,
+	 * without vsync, and with vsync again once it asks for that. */
+	ct_subtest("tearing-async-hint-of-fullscreen-window")
+	{
+		enum { FRAMES = 10 };
+		const char *env = getenv("SYNCWAY_CONFORMANCE_EXPECT_TEARING");
+		bool expect = env && strcmp(env, "1") == 0;
+		struct ct_conn *c = ct_connect();
+		struct wp_tearing_control_manager_v1 *m = tearing_manager(c);
+		struct ct_window *w = ct_toplevel(c);
+		xdg_toplevel_set_fullscreen(w->win.xdg_toplevel, NULL);
+		if (!ct_wait_flag(c, &w->win.fullscreen, CT_DEADLINE_MS))
+			sw_fail("set_fullscreen: no fullscreen configure within %d ms", CT_DEADLINE_MS);
+		struct wp_tearing_control_v1 *tc = wp_tearing_control_manager_v1_get_tearing_control(m, w->win.surface);
+		wp_tearing_control_v1_set_presentation_hint(tc, WP_TEARING_CONTROL_V1_PRESENTATION_HINT_ASYNC);
+		int async_vsync = frames_with_vsync(c, w, FRAMES, "async hint");
+		wp_tearing_control_v1_set_presentation_hint(tc, WP_TEARING_CONTROL_V1_PRESENTATION_HINT_VSYNC);
+		int vsync_vsync = frames_with_vsync(c, w, FRAMES, "vsync hint again");
+		ct_note("frames with the vsync flag: %d of %d with the async hint, %d of %d with vsync", async_vsync,
+			FRAMES, vsync_vsync, FRAMES);
+		/* The first frame after the hint changed may be the last one
+		 * committed the old way. */
+		if (expect && async_vsync > 1)
+			sw_fail("%d of %d frames of a fullscreen window with the async hint were vsynced",
+				async_vsync, FRAMES);
+		if (expect && vsync_vsync < FRAMES - 1)
+			sw_fail("only %d of %d frames were vsynced after the hint went back to vsync",
+				vsync_vsync, FRAMES);
+		wp_tearing_control_v1_destroy(tc);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	sw_test_init("pacing-conformance", argc, argv);
 	object_tests();
 	barrier_tests();
 	timing_tests();
+	tearing_tests();
 	ct_end();
 	return sw_test_exit();
 }
