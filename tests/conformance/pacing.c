@@ -184,6 +184,47 @@ static void barrier_tests(void)
 			ct_note("both shown at their own refresh (the compositor was idle in between)");
 	}
 
+	/* The protocol: the constraint must be ignored for a subsurface in
+	 * synchronized mode (its updates apply with its parent's). Both of
+	 * the child's updates apply at the parent's commit, so the first is
+	 * replaced before it could be shown; had the second waited on the
+	 * first's barrier, the first would be shown at a refresh of its own. */
+	ct_subtest("fifo-synchronized-subsurface-ignores-wait")
+	{
+		struct ct_conn *c = ct_connect();
+		need_fifo_manager(c);
+		const struct sw_display_global *g = sw_display_find_global(c->d, wl_subcompositor_interface.name);
+		if (!g)
+			sw_skip("the compositor offers no wl_subcompositor");
+		struct wl_subcompositor *sub = wl_registry_bind(c->d->registry, g->name, &wl_subcompositor_interface, 1);
+		struct ct_window *parent = ct_toplevel(c);
+		ct_need_presented(c, ct_commit_buffer(parent, ct_buffer(c), NULL, 0, NULL, 0), "the parent's buffer");
+		struct ct_window *child = ct_bare_surface(c);
+		struct wl_subsurface *subsurface =
+			wl_subcompositor_get_subsurface(sub, child->win.surface, parent->win.surface);
+		/* Shown once first: the protocol lets a compositor ignore the
+		 * constraint for a surface that is on no output anyway. */
+		struct ct_track *first = ct_commit_buffer(child, ct_buffer(c), NULL, 0, NULL, 0);
+		ct_commit_damage(parent, 0, 0, 1);
+		ct_need_presented(c, first, "the subsurface's first buffer");
+		struct wp_fifo_v1 *fifo = get_fifo(child);
+		wp_fifo_v1_set_barrier(fifo);
+		struct ct_track *a = ct_commit_buffer(child, ct_buffer(c), NULL, 0, NULL, 0);
+		wp_fifo_v1_wait_barrier(fifo);
+		struct ct_track *b = ct_commit_buffer(child, ct_buffer(c), NULL, 0, NULL, 0);
+		ct_commit_damage(parent, 0, 0, 1);
+		need_settled(c, a, "the child's update with set_barrier");
+		need_settled(c, b, "the child's update with wait_barrier");
+		if (!b->presented)
+			sw_fail("the synchronized subsurface's update with wait_barrier was not presented");
+		if (a->presented && a->presented_ns < b->presented_ns)
+			sw_fail("the synchronized subsurface's update waited on its barrier: the one before it "
+				"was shown at a refresh of its own, %.1f ms earlier",
+				(b->presented_ns - a->presented_ns) / 1e6);
+		wl_subsurface_destroy(subsurface);
+		wp_fifo_v1_destroy(fifo);
+	}
+
 	/* The protocol: a compositor may ignore the constraint for a surface it
 	 * does not update. A role-less surface is never shown; a commit that
 	 * waits on its barrier must still apply, or the client hangs. Applied
