@@ -29,6 +29,7 @@
 #include <wlr/util/log.h>
 
 #include "clock.h"
+#include "frame_stats.h"
 #include "commit-timing-v1-protocol.h"
 #include "server.h"
 
@@ -176,6 +177,8 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 	int64_t target_ns = timer->pending.target_ns;
 	if (surface->pending_rejected || target_ns == 0)
 		return;
+	sw_frame_stats_commit_target(timer->manager->server->frame_stats, surface, surface->pending.seq,
+				     target_ns);
 	if (target_ns <= sw_clock_ns(CLOCK_MONOTONIC)) {
 		timer->manager->counters.targets_past++;
 		return;

@@ -1,6 +1,6 @@
 /* The reports of the frame accounting: the report-window lines and the exit
  * tables on stderr, and the JSON lines of --stats ("frame", "commit",
- * "output_summary", "summary"). Tests, bench/ab-report.c and the documents
+ * "output_summary", "surface_summary", "summary"). Tests, bench/ab-report.c and the documents
  * read both, so the words, keys and strings here stay as they are; field
  * definitions: docs/compositor.md. */
 #include "frame_report.h"
@@ -110,8 +110,8 @@ void frame_report_frame(const struct sw_output_stats *output, const struct sw_pe
 		(unsigned long long)frame->frame, frame->commit_seq,
 		outcome->presented ? "true" : "false");
 	if (outcome->interval_ns >= 0)
-		fprintf(f, ",\"interval_ns\":%lld,\"missed\":%ld", (long long)outcome->interval_ns,
-			outcome->missed);
+		fprintf(f, ",\"interval_ns\":%lld,\"missed\":%ld,\"idle_vblanks\":%ld",
+			(long long)outcome->interval_ns, outcome->missed, outcome->idle);
 	if (outcome->refresh_ns > 0)
 		fprintf(f, ",\"refresh_ns\":%lld", (long long)outcome->refresh_ns);
 	fprintf(f, ",\"render_ns\":%lld,\"commit_ns\":%lld,\"cpu_user_ns\":%lld,"
@@ -154,10 +154,10 @@ static double output_fps(const struct sw_output_stats *o, double *secs)
 void frame_report_output(struct sw_output_stats *o)
 {
 	double secs, fps = output_fps(o, &secs);
-	fprintf(stderr, "syncway: %s: %llu frames presented, %llu not presented, %llu missed vblanks, "
-		"%.3f FPS ((N-1)/(t_N-t_1) over %.1f s)\n",
+	fprintf(stderr, "syncway: %s: %llu frames presented, %llu not presented, %llu missed vblanks "
+		"(a ready commit waited), %llu idle, %.3f FPS ((N-1)/(t_N-t_1) over %.1f s)\n",
 		o->name, (unsigned long long)o->presented, (unsigned long long)o->not_presented,
-		(unsigned long long)o->missed, fps, secs);
+		(unsigned long long)o->missed, (unsigned long long)o->idle, fps, secs);
 	print_table_header(o->name, "per frame");
 	print_table_row(o->name, "interval (ms)", &o->interval_ms);
 	print_table_row(o->name, "render (ms)", &o->render_ms);
@@ -172,9 +172,9 @@ void frame_report_output(struct sw_output_stats *o)
 		return;
 	fputs("{\"type\":\"output_summary\",\"output\":", f);
 	sw_json_string(f, o->name);
-	fprintf(f, ",\"presented\":%llu,\"not_presented\":%llu,\"missed\":%llu,\"fps\":%.6f",
-		(unsigned long long)o->presented, (unsigned long long)o->not_presented,
-		(unsigned long long)o->missed, fps);
+	fprintf(f, ",\"presented\":%llu,\"not_presented\":%llu,\"missed\":%llu,\"idle_vblanks\":%llu,"
+		"\"fps\":%.6f", (unsigned long long)o->presented, (unsigned long long)o->not_presented,
+		(unsigned long long)o->missed, (unsigned long long)o->idle, fps);
 	write_series_json(f, "interval_ms", &o->interval_ms);
 	write_series_json(f, "render_ms", &o->render_ms);
 	write_series_json(f, "commit_ms", &o->commit_ms);
@@ -185,6 +185,64 @@ void frame_report_output(struct sw_output_stats *o)
 	fputs(",\"syncobj\":", f);
 	sw_syncobj_stats_write_json(f, &o->syncobj_total, false);
 	fputs("}\n", f);
+}
+
+/* ,"key":{"from_ms":..,"width_ms":..,"counts":[..],"under":..,"over":..} */
+static void write_histogram_json(FILE *f, const char *key, const struct stats_sample *s, double from,
+				 double width, size_t n_buckets)
+{
+	struct stats_histogram h;
+	if (stats_histogram(s->v, s->n, from, width, n_buckets, &h) != 0)
+		return;
+	fprintf(f, ",\"%s\":{\"from_ms\":%g,\"width_ms\":%g,\"counts\":[", key, from, width);
+	for (size_t i = 0; i < n_buckets; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)h.counts[i]);
+	fprintf(f, "],\"under\":%llu,\"over\":%llu}", (unsigned long long)h.under,
+		(unsigned long long)h.over);
+	stats_histogram_free(&h);
+}
+
+/* Commit-to-present latency in 1 ms buckets up to 100 ms; the error
+ * against commit-timing targets in 0.5 ms buckets from -5 ms (early, which
+ * must not happen) to 35 ms (two refreshes at 60 Hz and some). */
+#define LATENCY_HIST 0.0, 1.0, 100
+#define TARGET_ERROR_HIST -5.0, 0.5, 80
+
+void frame_report_surfaces(struct sw_frame_stats *stats)
+{
+	bool header = false;
+	struct sw_surface_totals *t;
+	wl_list_for_each(t, &stats->surfaces, link) {
+		if (t->latency_ms.n == 0)
+			continue;
+		/* Histograms first: the summaries sort the series. */
+		if (stats->json) {
+			fprintf(stats->json, "{\"type\":\"surface_summary\",\"surface\":%u,\"presented\":%zu,"
+				"\"early\":%llu", t->id, t->latency_ms.n, (unsigned long long)t->early);
+			write_histogram_json(stats->json, "latency_hist", &t->latency_ms, LATENCY_HIST);
+			if (t->target_error_ms.n)
+				write_histogram_json(stats->json, "target_error_hist", &t->target_error_ms,
+						     TARGET_ERROR_HIST);
+			write_series_json(stats->json, "latency_ms", &t->latency_ms);
+			if (t->target_error_ms.n)
+				write_series_json(stats->json, "target_error_ms", &t->target_error_ms);
+			fputs("}\n", stats->json);
+		}
+		if (!header) {
+			print_table_header("surfaces", "per surface");
+			header = true;
+		}
+		char name[48];
+		snprintf(name, sizeof(name), "%u commit->presented (ms)", t->id);
+		print_table_row("surfaces", name, &t->latency_ms);
+		if (t->target_error_ms.n) {
+			snprintf(name, sizeof(name), "%u target error (ms)", t->id);
+			print_table_row("surfaces", name, &t->target_error_ms);
+			if (t->early)
+				fprintf(stderr, "syncway: surfaces  %u: %llu commits presented before their "
+					"target time\n", t->id, (unsigned long long)t->early);
+		}
+	}
 }
 
 static void print_fd_check(const struct sw_fd_count *b, const struct sw_fd_count *a)
@@ -211,6 +269,7 @@ void frame_report_summary(struct sw_frame_stats *stats)
 	print_table_row("commits", "commit->applied (ms)", &stats->apply_ms);
 	print_table_row("commits", "commit->presented (ms)", &stats->present_ms);
 	print_table_row("commits", "acquired->presented (ms)", &stats->acquire_to_present_ms);
+	print_table_row("commits", "presented-target (ms)", &stats->target_error_ms);
 	fprintf(stderr, "syncway: syncobj ioctls by the compositor (%llu calls, %llu errors):\n",
 		(unsigned long long)sw_syncobj_stats_count(syncobj),
 		(unsigned long long)sw_syncobj_stats_errors(syncobj));
@@ -232,6 +291,7 @@ void frame_report_summary(struct sw_frame_stats *stats)
 	write_series_json(f, "apply_ms", &stats->apply_ms);
 	write_series_json(f, "present_ms", &stats->present_ms);
 	write_series_json(f, "acquire_to_present_ms", &stats->acquire_to_present_ms);
+	write_series_json(f, "target_error_ms", &stats->target_error_ms);
 	fputs(",\"syncobj\":", f);
 	sw_syncobj_stats_write_json(f, syncobj, false);
 	fprintf(f, ",\"fds_before\":%d,\"fds_after\":%d,\"fds_leaked_sync\":%d",

@@ -30,9 +30,21 @@ enum sw_commit_fate {
 struct sw_commit_record {
 	struct wl_list link;
 	uint32_t surface_id;
+	struct sw_surface_totals *totals; /* its surface's */
 	uint32_t seq;
 	bool explicit_sync, waited;
 	int64_t t_commit, t_acquired, t_applied;
+	int64_t t_target; /* commit-timing-v1's target time; 0: none */
+};
+
+/* One surface's presented commits. Kept until exit (a commit outlives its
+ * surface until its frame is presented) and reported then. */
+struct sw_surface_totals {
+	struct wl_list link; /* sw_frame_stats.surfaces */
+	uint32_t id;
+	struct stats_sample latency_ms;      /* commit -> presented */
+	struct stats_sample target_error_ms; /* presented - target, commit-timing */
+	uint64_t early;                      /* presented before their target */
 };
 
 /* One frame from its output commit until its present event. */
@@ -52,7 +64,10 @@ struct sw_frame_outcome {
 	bool presented;
 	int64_t t_present;   /* the end of the output commit when not presented */
 	int64_t interval_ns; /* to the output's previous presented frame; -1: none */
-	long missed;
+	/* The vblanks between the previous presented frame and this one:
+	 * missed when a commit this frame shows was ready before them, idle
+	 * otherwise. */
+	long missed, idle;
 	int64_t refresh_ns;  /* 0: unknown */
 };
 
@@ -62,8 +77,9 @@ struct sw_output_stats {
 	char name[64];
 	struct wl_list pending; /* sw_pending_frame, oldest first */
 
-	uint64_t presented, not_presented, missed;
+	uint64_t presented, not_presented, missed, idle;
 	int64_t first_present_ns, last_present_ns;
+	unsigned last_present_seq; /* 0: the backend gives none */
 
 	/* the current report window */
 	uint64_t win_frames;
@@ -102,7 +118,8 @@ struct sw_frame_stats {
 	/* Commits not presented count as lost in these totals. */
 	uint64_t commits, commits_explicit, commits_waited, commits_presented, commits_dropped,
 		commits_lost;
-	struct stats_sample acquire_ms, apply_ms, present_ms, acquire_to_present_ms;
+	struct stats_sample acquire_ms, apply_ms, present_ms, acquire_to_present_ms, target_error_ms;
+	struct wl_list surfaces; /* sw_surface_totals.link, oldest first */
 	uint64_t win_commits;
 	double win_present_ms_sum;
 
@@ -121,6 +138,9 @@ void frame_report_window(const struct sw_output_stats *output, int64_t now);
 /* The output's table on stderr and its "output_summary" line. Sorts its
  * series. */
 void frame_report_output(struct sw_output_stats *output);
+/* A table on stderr and a "surface_summary" line per surface with a
+ * presented commit. Sorts their series. */
+void frame_report_surfaces(struct sw_frame_stats *stats);
 /* The exit summary on stderr and the "summary" line. Sorts the series. */
 void frame_report_summary(struct sw_frame_stats *stats);
 

@@ -42,6 +42,7 @@ struct sw_surface_stats {
 	uint32_t id;
 	struct wl_list queued;           /* committed, not applied yet */
 	struct sw_commit_record *applied; /* applied, no frame has shown it yet */
+	struct sw_surface_totals *totals; /* NULL before its first commit with a buffer */
 	struct wlr_addon addon;
 
 	struct wl_listener client_commit;
@@ -93,6 +94,14 @@ static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record 
 		stats->commits_presented++;
 		double ms = (double)(t_present - rec->t_commit) / 1e6;
 		stats_sample_add(&stats->present_ms, ms);
+		stats_sample_add(&rec->totals->latency_ms, ms);
+		if (rec->t_target) {
+			double err = (double)(t_present - rec->t_target) / 1e6;
+			stats_sample_add(&stats->target_error_ms, err);
+			stats_sample_add(&rec->totals->target_error_ms, err);
+			if (t_present < rec->t_target)
+				rec->totals->early++;
+		}
 		stats->win_commits++;
 		stats->win_present_ms_sum += ms;
 		if (rec->explicit_sync)
@@ -122,10 +131,18 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 	if (surface->pending_rejected || !surface->pending.buffer ||
 	    (surface->role && strcmp(surface->role->name, "wl_pointer-cursor") == 0))
 		return;
+	if (!ss->totals) {
+		ss->totals = calloc(1, sizeof(*ss->totals));
+		if (!ss->totals)
+			return;
+		ss->totals->id = ss->id;
+		wl_list_insert(ss->stats->surfaces.prev, &ss->totals->link);
+	}
 	struct sw_commit_record *rec = calloc(1, sizeof(*rec));
 	if (!rec)
 		return;
 	rec->surface_id = ss->id;
+	rec->totals = ss->totals;
 	rec->seq = surface->pending.seq;
 	rec->t_commit = sw_clock_ns(CLOCK_MONOTONIC);
 	wl_list_insert(ss->queued.prev, &rec->link);
@@ -226,7 +243,53 @@ void sw_frame_stats_commit_acquired(struct sw_frame_stats *stats, struct wlr_sur
 	}
 }
 
+void sw_frame_stats_commit_target(struct sw_frame_stats *stats, struct wlr_surface *surface,
+				  uint32_t seq, int64_t target_ns)
+{
+	struct sw_surface_stats *ss = stats ? surface_stats_get(stats, surface) : NULL;
+	if (!ss)
+		return;
+	/* The newest record: the commit being made. */
+	struct sw_commit_record *rec;
+	wl_list_for_each_reverse(rec, &ss->queued, link) {
+		if (rec->seq == seq) {
+			rec->t_target = target_ns;
+			return;
+		}
+	}
+}
+
 /* --- frames ------------------------------------------------------------- */
+
+/* When a commit was ready from its client's side: made, its acquire point
+ * signalled, its commit-timing target reached. A fifo barrier is not the
+ * client's: it is the compositor's to clear at each refresh, so a commit
+ * held by one past a refresh the compositor slept through was ready. */
+static int64_t commit_ready_ns(const struct sw_commit_record *rec)
+{
+	int64_t t = rec->t_commit;
+	if (rec->t_acquired > t)
+		t = rec->t_acquired;
+	if (rec->t_target > t)
+		t = rec->t_target;
+	return t;
+}
+
+/* Of the gap vblanks between the previous presented frame and one presented
+ * at t_present, those a refresh or more after ready (the earliest a commit
+ * the frame shows was ready; 0: none) were missed: the compositor had a
+ * frame event for them after the commit was ready, and did not show it. A
+ * commit ready later than that could not have made the vblank on any
+ * backend (the frame for it was being rendered), so it is not a miss. */
+static long missed_vblanks(long gap, int64_t t_present, int64_t refresh_ns, int64_t ready)
+{
+	if (gap <= 0 || ready <= 0 || ready >= t_present)
+		return 0;
+	/* vblank j before this one (j = 1..gap) is at t_present - j * refresh:
+	 * missed when ready <= t_present - (j + 1) * refresh. */
+	int64_t j = (t_present - ready) / refresh_ns - 1;
+	return j < 0 ? 0 : j > gap ? gap : (long)j;
+}
 
 struct collect_data {
 	struct sw_frame_stats *stats;
@@ -297,17 +360,32 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 		if (o->presented > 0) {
 			out.interval_ns = out.t_present - o->last_present_ns;
 			stats_sample_add(&o->interval_ms, (double)out.interval_ns / 1e6);
-			if (out.refresh_ns > 0) {
-				out.missed = lround((double)out.interval_ns / (double)out.refresh_ns) - 1;
-				if (out.missed < 0)
-					out.missed = 0;
-				o->missed += out.missed;
-			}
 		} else {
 			o->first_present_ns = out.t_present;
 		}
+		if (o->presented > 0 && out.refresh_ns > 0) {
+			/* The vblanks in between: by sequence number where the
+			 * backend counts them, else by time. */
+			long gap = lround((double)out.interval_ns / (double)out.refresh_ns) - 1;
+			if (event->seq && o->last_present_seq && event->seq > o->last_present_seq)
+				gap = (long)(event->seq - o->last_present_seq) - 1;
+			if (gap < 0)
+				gap = 0;
+			int64_t ready = 0;
+			struct sw_commit_record *rec;
+			wl_list_for_each(rec, &pf->commits, link) {
+				int64_t t = commit_ready_ns(rec);
+				if (!ready || t < ready)
+					ready = t;
+			}
+			out.missed = missed_vblanks(gap, out.t_present, out.refresh_ns, ready);
+			out.idle = gap - out.missed;
+			o->missed += out.missed;
+			o->idle += out.idle;
+		}
 		o->presented++;
 		o->last_present_ns = out.t_present;
+		o->last_present_seq = event->seq;
 		o->win_frames++;
 	} else {
 		o->not_presented++;
@@ -413,6 +491,7 @@ struct sw_frame_stats *sw_frame_stats_create(struct sw_server *server)
 	stats->start_ns = sw_clock_ns(CLOCK_MONOTONIC);
 	stats->fds_before.total = stats->fds_after.total = -1;
 	wl_list_init(&stats->outputs);
+	wl_list_init(&stats->surfaces);
 	const char *path = server->options->stats_path;
 	if (path) {
 		stats->json = fopen(path, "we");
@@ -461,9 +540,18 @@ void sw_frame_stats_destroy(struct sw_frame_stats *stats)
 	wl_list_for_each_safe(o, otmp, &stats->outputs, link)
 		sw_frame_stats_remove_output(o);
 
+	frame_report_surfaces(stats);
 	frame_report_summary(stats);
 	if (stats->json)
 		fclose(stats->json);
+	struct sw_surface_totals *t, *ttmp;
+	wl_list_for_each_safe(t, ttmp, &stats->surfaces, link) {
+		stats_sample_free(&t->latency_ms);
+		stats_sample_free(&t->target_error_ms);
+		wl_list_remove(&t->link);
+		free(t);
+	}
+	stats_sample_free(&stats->target_error_ms);
 	stats_sample_free(&stats->acquire_ms);
 	stats_sample_free(&stats->apply_ms);
 	stats_sample_free(&stats->present_ms);

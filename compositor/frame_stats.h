@@ -46,5 +46,9 @@ void sw_frame_stats_frame_presented(struct sw_output_stats *ostats, uint64_t fra
  * right at commit (waited false) or after an eventfd wait. */
 void sw_frame_stats_commit_acquired(struct sw_frame_stats *stats, struct wlr_surface *surface,
 				    uint32_t seq, int64_t t_ns, bool waited);
+/* commit-timing-v1: commit seq of surface is to be presented at target_ns
+ * (CLOCK_MONOTONIC), not before. */
+void sw_frame_stats_commit_target(struct sw_frame_stats *stats, struct wlr_surface *surface,
+				  uint32_t seq, int64_t target_ns);
 
 #endif

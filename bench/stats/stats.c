@@ -120,6 +120,31 @@ void stats_percentiles(const double *sorted, size_t n, struct stats_percentiles 
 	out->p999 = stats_percentile(sorted, n, 99.9);
 }
 
+int stats_histogram(const double *v, size_t n, double from, double width, size_t n_buckets,
+		    struct stats_histogram *h)
+{
+	*h = (struct stats_histogram){ .from = from, .width = width, .n_buckets = n_buckets };
+	h->counts = calloc(n_buckets ? n_buckets : 1, sizeof(*h->counts));
+	if (!h->counts)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		double b = floor((v[i] - from) / width);
+		if (b < 0)
+			h->under++;
+		else if (!(b < (double)n_buckets))
+			h->over++;
+		else
+			h->counts[(size_t)b]++;
+	}
+	return 0;
+}
+
+void stats_histogram_free(struct stats_histogram *h)
+{
+	free(h->counts);
+	h->counts = NULL;
+}
+
 double stats_median(const double *sorted, size_t n)
 {
 	if (n == 0)

@@ -72,6 +72,21 @@ void stats_sort(double *v, size_t n);
 
 double stats_percentile(const double *sorted, size_t n, double p);
 void stats_percentiles(const double *sorted, size_t n, struct stats_percentiles *out);
+/* Fixed-width histogram: counts[i] is the number of values in
+ * [from + i * width, from + (i + 1) * width) for i < n_buckets; values below
+ * from go to under, values at or past the last bucket's end (and NaNs) to
+ * over. Any order of v. */
+struct stats_histogram {
+	double from, width;
+	size_t n_buckets;
+	uint64_t *counts;
+	uint64_t under, over;
+};
+/* Fills h (counts allocated, n_buckets of them); -1 when out of memory. */
+int stats_histogram(const double *v, size_t n, double from, double width, size_t n_buckets,
+		    struct stats_histogram *h);
+void stats_histogram_free(struct stats_histogram *h);
+
 /* The usual median: the mean of the two middle values for even n. The
  * robust methods below use this one, not ministat's upper median. */
 double stats_median(const double *sorted, size_t n);

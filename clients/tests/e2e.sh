@@ -89,7 +89,31 @@ awk -v f="${fps:-0}" 'BEGIN { exit !(f >= 19 && f <= 21) }' ||
 	{ ok=0; why="$why; ${fps:-no} FPS presented, not 20 +- 1"; }
 grep -q 'syncway: commit timing: [1-9][0-9]* commits held' "$log" ||
 	{ ok=0; why="$why; no commit held for its target time"; }
+# syncway's own account: a target error histogram, and no commit shown
+# before its target.
+grep -q '"type":"surface_summary".*"early":0,.*"target_error_hist"' "$out/$name.stats.jsonl" ||
+	{ ok=0; why="$why; no surface summary with a target error histogram and 0 early"; }
 verdict commit-timing-target-fps
+
+# Missed vblanks are those at which a ready commit waited. syncway stopped
+# (SIGSTOP) for a quarter second while a fifo client always has a commit
+# ready: the vblanks it sleeps through are missed. Two clients a half second
+# apart: the vblanks in between had nothing to show, so they are idle, not
+# missed.
+missed() { sed -n 's/.* \([0-9][0-9]*\) missed vblanks (a ready commit waited), \([0-9][0-9]*\) idle.*/\1 \2/p' "$1" | head -n 1; }
+run missed-vblanks-while-stopped "$common|dmabuf, fifo" \
+	"$gears --buffer dmabuf --mode fifo --duration 2.5 --report 1 --checksum & sleep 1;" \
+	"pid=\$(pidof syncway); kill -STOP \$pid; sleep 0.25; kill -CONT \$pid; wait \$!"
+set -- $(missed "$log")
+[ "${1:-0}" -ge 5 ] || { ok=0; why="$why; ${1:-no} missed vblanks after a 250 ms stop with a commit ready"; }
+verdict missed-vblanks-while-stopped
+run idle-vblanks-are-not-missed "(0 alive)|0 protocol errors" \
+	"$gears --buffer shm --mode frame-callback --duration 0.5 --report 1 && sleep 0.5 &&" \
+	"$gears --buffer shm --mode frame-callback --duration 0.5 --report 1"
+set -- $(missed "$log")
+[ "${1:-9}" -le 1 ] && [ "${2:-0}" -ge 20 ] ||
+	{ ok=0; why="$why; ${1:-?} missed and ${2:-?} idle vblanks around a 500 ms pause"; }
+verdict idle-vblanks-are-not-missed
 
 # The Vulkan renderer's fallback: staging copy, acquire signalled by the CPU.
 run vulkan-staging "$common|staging copy, CPU acquire" \

@@ -181,6 +181,18 @@ static void test_descriptive(void)
 		sw_assert(stats_percentile(v, 10, 10.5) == 2);
 		sw_assert(stats_percentile(v, 1, 99.9) == 1);
 	}
+	sw_subtest("histogram-buckets-and-overflow") {
+		static const double v[] = { -0.5, 0, 0.99, 1, 2.5, 3, 7, NAN };
+		struct stats_histogram h;
+
+		sw_assert(stats_histogram(v, 8, 0, 1, 3, &h) == 0);
+		sw_assert(h.counts[0] == 2 && h.counts[1] == 1 && h.counts[2] == 1);
+		sw_assert(h.under == 1 && h.over == 3);
+		stats_histogram_free(&h);
+		sw_assert(stats_histogram(v, 8, -1, 4, 2, &h) == 0);
+		sw_assert(h.counts[0] == 5 && h.counts[1] == 1 && h.under == 0 && h.over == 2);
+		stats_histogram_free(&h);
+	}
 	sw_subtest("medians") {
 		static const double v[] = { 4, 1, 3, 2 };
 
