@@ -185,6 +185,7 @@ struct sw_view {
 
 	/* Maximized or fullscreen: it fills an output, and floating is the
 	 * geometry it gets back. */
+	bool placed; /* it has been mapped once: it stays where it was put */
 	bool filling;
 	struct wlr_box floating;
 };

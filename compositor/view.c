@@ -165,9 +165,63 @@ struct wlr_surface *view_fullscreen_surface(struct sw_server *server, struct wlr
 	return NULL;
 }
 
+/* Whether box overlaps a mapped window other than view. */
+static bool overlaps_others(struct sw_view *view, const struct wlr_box *box)
+{
+	struct sw_view *other;
+	wl_list_for_each(other, &view->server->views, link) {
+		if (other == view)
+			continue;
+		struct wlr_box geo, ob, common;
+		wlr_xdg_surface_get_geometry(other->xdg_toplevel->base, &geo);
+		ob = (struct wlr_box){ other->scene_tree->node.x, other->scene_tree->node.y, geo.width,
+				       geo.height };
+		if (wlr_box_intersection(&common, box, &ob))
+			return true;
+	}
+	return false;
+}
+
+/* A new window goes where it covers no other, scanning the usable area of
+ * the output under the cursor row by row; where there is no such place,
+ * at its top left corner. Windows that hide each other look like a frozen
+ * client, and a hidden surface gets no frame callbacks and is not paced
+ * (fifo-v1 lets compositors ignore its barriers). */
+static void view_place(struct sw_view *view)
+{
+	struct sw_server *server = view->server;
+	struct wlr_output *output = wlr_output_layout_output_at(server->output_layout, server->cursor->x,
+								server->cursor->y);
+	if (!output)
+		output = view_output(view);
+	if (!output)
+		return;
+	struct wlr_box area;
+	wlr_output_layout_get_box(server->output_layout, output, &area);
+	struct sw_output *sw_output = output->data;
+	if (sw_output && !wlr_box_empty(&sw_output->usable_area))
+		area = sw_output->usable_area;
+	struct wlr_box geo;
+	wlr_xdg_surface_get_geometry(view->xdg_toplevel->base, &geo);
+	const int step = 16;
+	for (int y = area.y; y + geo.height <= area.y + area.height; y += step) {
+		for (int x = area.x; x + geo.width <= area.x + area.width; x += step) {
+			struct wlr_box box = { x, y, geo.width, geo.height };
+			if (!overlaps_others(view, &box)) {
+				wlr_scene_node_set_position(&view->scene_tree->node, x, y);
+				return;
+			}
+		}
+	}
+	wlr_scene_node_set_position(&view->scene_tree->node, area.x, area.y);
+}
+
 static void handle_map(struct wl_listener *listener, void *data)
 {
 	struct sw_view *view = wl_container_of(listener, view, map);
+	if (!view->placed && !view->filling)
+		view_place(view);
+	view->placed = true;
 	wl_list_insert(&view->server->views, &view->link);
 	view_focus(view, view->xdg_toplevel->base->surface);
 }
