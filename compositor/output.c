@@ -160,9 +160,6 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	bool ok = output_commit_frame(output);
 	output->in_frame = false;
 	int64_t end = sw_clock_ns(CLOCK_MONOTONIC);
-	/* The frame has latched what it shows: fifo barriers on it clear, and
-	 * the commits they held apply for the next one. */
-	sw_fifo_output_latched(server->fifo, wlr_output);
 
 	if (!ok)
 		wlr_log(WLR_ERROR, "%s: failed to commit a frame", wlr_output->name);
@@ -184,6 +181,11 @@ static void handle_frame(struct wl_listener *listener, void *data)
 					       wlr_output->commit_seq, start,
 					       output->precommit_ns ? output->precommit_ns : end, end);
 	}
+	/* The frame has latched what it shows: fifo barriers on it clear, and
+	 * the commits they held apply for the next one. After the accounting,
+	 * which must credit this frame with what it rendered, not with what
+	 * those commits apply. */
+	sw_fifo_output_latched(server->fifo, wlr_output);
 
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
