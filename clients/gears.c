@@ -58,6 +58,7 @@ struct options {
 	long frames;
 	int gpu_time_ms;
 	const char *json_path, *png_path;
+	const char *title; /* the window's title and app id */
 	bool checksum;
 	double report_s; /* FPS window */
 	double refresh_hz; /* when the compositor reports no refresh period */
@@ -355,7 +356,7 @@ static void usage(FILE *f, int status)
 	      "                     [--buffer dmabuf|shm] [--renderer pixman|vulkan]\n"
 	      "                     [--size WxH] [--duration S] [--frames N] [--buffers N]\n"
 	      "                     [--gpu-time MS] [--json FILE] [--checksum] [--png FILE]\n"
-	      "                     [--report SEC] [--refresh HZ]\n", f);
+	      "                     [--report SEC] [--refresh HZ] [--title NAME]\n", f);
 	exit(status);
 }
 
@@ -376,12 +377,13 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "report", required_argument, NULL, 'R' },
 		{ "refresh", required_argument, NULL, 'H' },
 		{ "target-fps", required_argument, NULL, 'T' },
+		{ "title", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	*o = (struct options){ .report_s = 5,
 		.mode = MODE_FIFO, .buffer_type = SW_BUFFER_DMABUF, .renderer = "pixman",
-		.width = 300, .height = 300, .n_buffers = 3,
+		.width = 300, .height = 300, .n_buffers = 3, .title = "syncway-gears",
 	};
 	int opt;
 	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -417,6 +419,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case 'n': o->n_buffers = atoi(optarg); break;
 		case 'g': o->gpu_time_ms = atoi(optarg); break;
 		case 'j': o->json_path = optarg; break;
+		case 't': o->title = optarg; break;
 		case 'c': o->checksum = true; break;
 		case 'p': o->png_path = optarg; break;
 		case 'R': o->report_s = atof(optarg); break;
@@ -618,7 +621,7 @@ int main(int argc, char **argv)
 	g.present.acquire_time = acquire_time;
 	g.present.data = &g;
 
-	sw_window_init(&g.window, d, "syncway-gears");
+	sw_window_init(&g.window, d, g.opt.title);
 	g.sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, g.window.surface);
 	if (g.opt.mode == MODE_FIFO) {
 		if (d->fifo_manager) {

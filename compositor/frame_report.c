@@ -217,8 +217,10 @@ void frame_report_surfaces(struct sw_frame_stats *stats)
 			continue;
 		/* Histograms first: the summaries sort the series. */
 		if (stats->json) {
-			fprintf(stats->json, "{\"type\":\"surface_summary\",\"surface\":%u,\"presented\":%zu,"
-				"\"early\":%llu", t->id, t->latency_ms.n, (unsigned long long)t->early);
+			fprintf(stats->json, "{\"type\":\"surface_summary\",\"surface\":%u,\"app_id\":", t->id);
+			sw_json_string(stats->json, t->app_id);
+			fprintf(stats->json, ",\"presented\":%zu,\"early\":%llu", t->latency_ms.n,
+				(unsigned long long)t->early);
 			write_histogram_json(stats->json, "latency_hist", &t->latency_ms, LATENCY_HIST);
 			if (t->target_error_ms.n)
 				write_histogram_json(stats->json, "target_error_hist", &t->target_error_ms,

@@ -42,6 +42,7 @@ struct sw_commit_record {
 struct sw_surface_totals {
 	struct wl_list link; /* sw_frame_stats.surfaces */
 	uint32_t id;
+	char app_id[64]; /* its xdg_toplevel's, when it had one */
 	struct stats_sample latency_ms;      /* commit -> presented */
 	struct stats_sample target_error_ms; /* presented - target, commit-timing */
 	uint64_t early;                      /* presented before their target */

@@ -28,6 +28,7 @@
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/addon.h>
 #include <wlr/util/log.h>
 
@@ -143,6 +144,12 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 		return;
 	rec->surface_id = ss->id;
 	rec->totals = ss->totals;
+	/* Which client is which in the per-surface summaries: set before
+	 * the first commit by most clients, but only the role knows it. */
+	struct wlr_xdg_toplevel *toplevel = ss->totals->app_id[0] ? NULL :
+		wlr_xdg_toplevel_try_from_wlr_surface(surface);
+	if (toplevel && toplevel->app_id)
+		snprintf(ss->totals->app_id, sizeof(ss->totals->app_id), "%s", toplevel->app_id);
 	rec->seq = surface->pending.seq;
 	rec->t_commit = sw_clock_ns(CLOCK_MONOTONIC);
 	wl_list_insert(ss->queued.prev, &rec->link);
