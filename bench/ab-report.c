@@ -35,6 +35,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "json.h"
 #include "stats.h"
 
 #define MAX_CASES 64
@@ -207,10 +208,7 @@ struct jline {
 /* Where the value of "key" starts, or NULL. */
 static const char *jfind(const struct jline *l, const char *key)
 {
-	char pat[64];
-	snprintf(pat, sizeof(pat), "\"%s\":", key);
-	const char *p = strstr(l->text, pat);
-	return p ? p + strlen(pat) : NULL;
+	return sw_json_find(l->text, key);
 }
 
 static const char *jneed(const struct jline *l, const char *key)

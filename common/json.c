@@ -1,5 +1,15 @@
 #include "json.h"
 
+#include <string.h>
+
+const char *sw_json_find(const char *line, const char *key)
+{
+	char pat[64];
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	const char *p = strstr(line, pat);
+	return p ? p + strlen(pat) : NULL;
+}
+
 void sw_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
