@@ -11,8 +11,10 @@ mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
 chmod 700 "$XDG_RUNTIME_DIR"
 export XDG_RUNTIME_DIR WLR_BACKENDS=headless WLR_RENDERER=pixman
 unset WAYLAND_DISPLAY
-# lavapipe compiles its internal shaders once per boot, not once per run.
-export MESA_SHADER_CACHE_DIR=/tmp/mesa-shader-cache
+# lavapipe compiles vkgears' shaders for seconds in a fresh guest; they are
+# kept in the work tree (build/, outside the demo's results) for the next
+# boot.
+export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/syncway/build/pacing-shader-cache}
 
 gears="$build/clients/syncway-gears --buffer dmabuf --size $size --duration $secs --report $secs"
 cat >"$out/clients.sh" <<EOF
