@@ -508,8 +508,9 @@ static double expect_base(enum op op, uint32_t n)
 	}
 }
 
-/* patched, n <= 4: everything on the stack but the chains array and what
- * the call creates (chain nodes, stub fences). */
+/* patched, n <= 4: everything on the stack; what the call creates stays:
+ * the chain nodes of TIMELINE_SIGNAL, the one stub fence SIGNAL shares
+ * between its syncobjs. */
 static double expect_patched_small(enum op op, uint32_t n)
 {
 	switch (op) {
@@ -517,14 +518,15 @@ static double expect_patched_small(enum op op, uint32_t n)
 	case OP_TIMELINE_WAIT:
 	case OP_QUERY:
 	case OP_RESET: return 0;
-	case OP_SIGNAL: return n;
-	default: return 1 + n;
+	case OP_SIGNAL: return 1;
+	default: return n;
 	}
 }
 
-/* patched, n > 4 (derived from the seven changes, which remove the handles
- * copy and the wait points array for every count): syncobj array (+ entries
- * for waits, + chains array and maybe a points array for TIMELINE_SIGNAL). */
+/* patched, n > 4 (the handles copy and the wait points array are gone for
+ * every count, SIGNAL makes one stub fence): syncobj array (+ entries for
+ * waits, + the stub for SIGNAL, + chains array and maybe a points array for
+ * TIMELINE_SIGNAL). */
 static void expect_patched_large(enum op op, uint32_t n, double *lo, double *hi)
 {
 	switch (op) {
@@ -532,7 +534,7 @@ static void expect_patched_large(enum op op, uint32_t n, double *lo, double *hi)
 	case OP_TIMELINE_WAIT: *lo = *hi = 2; break;
 	case OP_QUERY:
 	case OP_RESET: *lo = *hi = 1; break;
-	case OP_SIGNAL: *lo = *hi = 1 + n; break;
+	case OP_SIGNAL: *lo = *hi = 2; break;
 	default: *lo = 2 + n; *hi = 3 + n; break;
 	}
 }
