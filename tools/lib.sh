@@ -57,6 +57,8 @@ kernel_dir() {
 }
 
 kernel_flavours="base patched debug"
+# built only when asked for (tools/build-kernel NAME, tools/report --hardened)
+kernel_flavours_optional="hardened-base hardened-patched"
 
 # build_syncway [--target TARGET] DIR [MESON_OPTION...]: compiles the project
 # in the build root into DIR (all of it, or TARGET), set up with the options
