@@ -13,6 +13,11 @@
  *   DIR/client-times-wall-<kernel>-r<N>.txt  the frame client's `times` (optional)
  *   DIR/offload-icount-<kernel>-r<N>-<sync>-client.jsonl   syncway-offload --json
  *   DIR/offload-icount-<kernel>-r<N>-<sync>-syncway.jsonl  syncway --stats of that run
+ *   DIR/prefix-icount-<base|NNNN>.jsonl   syncobj-bench on base and on the kernel of
+ *                                         each prefix of the series (optional)
+ *   DIR/hardened-icount-<kernel>-r<N>.jsonl  syncobj-bench on the hardened flavours
+ *   DIR/hardened-vulnerabilities-<kernel>.txt  their /sys/.../cpu/vulnerabilities
+ *                                         (both optional)
  *   KDIR/kmalloc-<kernel>.json            syncobj-kmalloc-count --out lines (optional)
  * A JSON line that lacks a key the report needs is an error, not a default.
  * Outputs: FILE.md; PREFIX-data/ (one value per line, per series); PREFIX-plots.gp
@@ -135,6 +140,7 @@ static int nmeta;
 /* Where the report goes. */
 struct report {
 	FILE *md;
+	const char *raw;	/* DIR */
 	const char *ministat;
 	const char *kdir;	/* kmalloc-<kernel>.json, or NULL */
 	const char *plots;	/* PREFIX */
@@ -601,6 +607,80 @@ static int kernel_index(const char *path, const char *kernel)
 	die("%s: unknown kernel \"%s\"", path, kernel);
 }
 
+/* --- icount runs outside the A/B rounds: per patch, hardened ---------------- */
+
+/* One boot's microbenchmark: the median of each case's batches. */
+struct icount_run {
+	char label[8]; /* "base", "patched" or the number of the last patch applied */
+	int n;
+	struct {
+		char name[32];
+		unsigned handles;
+		double median;
+	} c[MAX_CASES];
+};
+
+static void read_icount_run(const char *path, const char *label, struct icount_run *run)
+{
+	*run = (struct icount_run){ 0 };
+	snprintf(run->label, sizeof(run->label), "%s", label);
+	struct jreader r;
+	const struct jline *l = &r.l;
+	jreader_open(&r, path, true);
+	while (jreader_next(&r)) {
+		char mode[16];
+		jstr(l, "mode", mode, sizeof(mode));
+		if (strcmp(mode, "icount"))
+			die("%s:%ld: mode \"%s\", where the instruction clock is needed", path, l->no, mode);
+		if (run->n == MAX_CASES)
+			die("%s: more than %d cases", path, MAX_CASES);
+		jstr(l, "case", run->c[run->n].name, sizeof(run->c[run->n].name));
+		run->c[run->n].handles = (unsigned)jnum(l, "handles");
+		run->c[run->n++].median = jnum(l, "median");
+	}
+	jreader_close(&r);
+	if (!run->n)
+		die("%s: no cases", path);
+}
+
+#define MAX_PREFIXES 32
+static struct icount_run prefixes[MAX_PREFIXES];
+static int nprefixes;
+
+static void read_prefix(const char *path, const char *label)
+{
+	if (nprefixes == MAX_PREFIXES)
+		die("%s: more than %d prefixes", path, MAX_PREFIXES);
+	struct icount_run *p = &prefixes[nprefixes];
+	read_icount_run(path, label, p);
+	/* base first, then the prefixes in the order of the series */
+	if (!strcmp(label, "base")) {
+		struct icount_run t = *p;
+		memmove(&prefixes[1], &prefixes[0], nprefixes * sizeof(*p));
+		prefixes[0] = t;
+	}
+	nprefixes++;
+}
+
+static struct icount_run hardened[2][MAX_RUNS];
+static int nhardened[2];
+
+static void read_hardened(const char *path, const char *kernel)
+{
+	int k = kernel_index(path, kernel);
+	if (nhardened[k] == MAX_RUNS)
+		die("%s: more than %d boots", path, MAX_RUNS);
+	read_icount_run(path, kernel, &hardened[k][nhardened[k]++]);
+}
+
+static double run_value(const struct icount_run *p, const char *name, unsigned handles)
+{
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->c[i].name, name) && p->c[i].handles == handles)
+			return p->c[i].median;
+	return NAN;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -635,7 +715,16 @@ static void read_raw(const char *dir)
 		sscanf(nm, "frame-wall-%15[a-z]-r%d.jsonl%n", kernel, &round, &flen);
 		sscanf(nm, "offload-icount-%15[a-z]-r%d-%15[a-z]-client.jsonl%n", kernel, &round, sync,
 		       &olen);
-		if (len == whole) {
+		char label[8];
+		int plen = -1;
+		sscanf(nm, "prefix-icount-%7[a-z0-9].jsonl%n", label, &plen);
+		int hlen = -1;
+		sscanf(nm, "hardened-icount-%15[a-z]-r%d.jsonl%n", kernel, &round, &hlen);
+		if (plen == whole) {
+			read_prefix(path, label);
+		} else if (hlen == whole) {
+			read_hardened(path, kernel);
+		} else if (len == whole) {
 			int m = !strcmp(mode, "icount") ? ICOUNT : !strcmp(mode, "wall") ? WALL : -1;
 			if (m < 0)
 				die("%s: unknown mode \"%s\"", path, mode);
@@ -1119,6 +1208,146 @@ static void write_micro_mode(struct report *r, int m)
 	}
 	if (m == ICOUNT)
 		write_icount_repeatability(md, v);
+}
+
+/* Rows of the per-patch table: one handle, the largest count the fast
+ * paths take, the first they do not, and the largest measured. */
+static const unsigned per_patch_handles[] = { 0, 1, 4, 5, 64 };
+
+static void write_per_patch(struct report *r)
+{
+	FILE *md = r->md;
+	fprintf(md, "## Instructions per call after each patch\n\n");
+	if (!nprefixes) {
+		fprintf(md, "Not measured in this run (`tools/report --per-patch`, the default without "
+			    "`--quick`, boots base and the kernel of every prefix of the series under the "
+			    "instruction clock).\n\n");
+		return;
+	}
+	if (strcmp(prefixes[0].label, "base"))
+		die("prefix-icount-base.jsonl is missing: the per-patch table starts at base");
+	fprintf(md, "One boot per kernel under the instruction clock: base, then base with the "
+		    "patches up to each number applied (the kernels `tools/build-prefixes` builds, "
+		    "base's configuration). Each cell is the median instructions per call of the "
+		    "batches, and in parentheses its change from the cell to its left: what that "
+		    "patch did to the case. `floor` (an ioctl refused with EINVAL at once), `eventfd` and "
+		    "`transfer` are controls no patch touches.\n\n| ioctl | handles |");
+	for (int i = 0; i < nprefixes; i++)
+		fprintf(md, " %s |", prefixes[i].label);
+	fprintf(md, " all patches |\n|---|--:|");
+	for (int i = 0; i <= nprefixes; i++)
+		fprintf(md, "--:|");
+	fprintf(md, "\n");
+	const struct icount_run *b = &prefixes[0];
+	for (int c = 0; c < b->n; c++) {
+		const char *name = b->c[c].name;
+		unsigned h = b->c[c].handles;
+		bool shown = false;
+		for (size_t j = 0; j < sizeof(per_patch_handles) / sizeof(*per_patch_handles); j++)
+			shown |= per_patch_handles[j] == h;
+		if (!shown)
+			continue;
+		fprintf(md, "| %s | %u | %.0f |", name, h, b->c[c].median);
+		double prev = b->c[c].median, last = prev;
+		for (int i = 1; i < nprefixes; i++) {
+			double v = run_value(&prefixes[i], name, h);
+			if (isnan(v)) {
+				fprintf(md, " – |");
+				continue;
+			}
+			fprintf(md, " %.0f (%+.1f %%) |", v, 100.0 * (v / prev - 1.0));
+			prev = last = v;
+		}
+		fprintf(md, " %+.1f %% |\n", 100.0 * (last / b->c[c].median - 1.0));
+	}
+	fprintf(md, "\n");
+}
+
+/* The median over boots of a case on a hardened kernel, and its range
+ * across those boots relative to that median (NaN when a boot lacks it). */
+static double hardened_value(int k, const char *name, unsigned handles, double *range)
+{
+	double v[MAX_RUNS];
+	for (int i = 0; i < nhardened[k]; i++)
+		if (isnan(v[i] = run_value(&hardened[k][i], name, handles)))
+			return NAN;
+	double med = median_of(v, nhardened[k]);
+	stats_sort(v, (size_t)nhardened[k]);
+	*range = (v[nhardened[k] - 1] - v[0]) / med;
+	return med;
+}
+
+static void write_vulnerabilities(const struct report *r, const char *kernel)
+{
+	char path[4096], line[512];
+	format_fit(path, sizeof(path), "%s/hardened-vulnerabilities-%s.txt", r->raw, kernel);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(r->md, "What the %s kernel mitigated was not recorded (%s: %s).\n\n", kernel,
+			path, strerror(errno));
+		return;
+	}
+	fprintf(r->md, "What the hardened %s kernel reported in the guest "
+		    "(`/sys/devices/system/cpu/vulnerabilities`, QEMU's `-cpu max` under TCG; a real "
+		    "CPU reports its own):\n\n```\n", kernel);
+	static const char dir[] = "/sys/devices/system/cpu/vulnerabilities/";
+	while (fgets(line, sizeof(line), f))
+		fputs(line + (strncmp(line, dir, sizeof(dir) - 1) ? 0 : sizeof(dir) - 1), r->md);
+	fprintf(r->md, "```\n\n");
+	fclose(f);
+}
+
+static void write_hardened(struct report *r)
+{
+	FILE *md = r->md;
+	fprintf(md, "## On a hardened kernel\n\n");
+	if (!nhardened[0] && !nhardened[1]) {
+		fprintf(md, "Not measured in this run (`tools/report --hardened` builds base and patched "
+			    "with Debian's mitigations and hardening, "
+			    "`kernel-patches/config-hardened.fragment`, and measures them under the "
+			    "instruction clock).\n\n");
+		return;
+	}
+	for (int k = 0; k < 2; k++)
+		if (!nhardened[k])
+			die("no hardened-icount-%s-r*.jsonl: the hardened table needs both kernels",
+			    kernels[k]);
+	fprintf(md, "The same microbenchmark on base and patched built with "
+		    "`kernel-patches/config-hardened.fragment` on top of their configuration: the "
+		    "mitigations and hardening options of Debian's amd64 kernel (stack protector, "
+		    "`INIT_STACK_ALL_ZERO`, `INIT_ON_ALLOC_DEFAULT_ON`, hardened usercopy, hardened and "
+		    "randomised slab freelists, retpolines and return thunks, page-table isolation, "
+		    "...), under the instruction clock, %d and %d boots. Each cell is the median over "
+		    "boots of the per-boot median instructions per call; randomised freelists and "
+		    "page shuffling make boots differ slightly, so the largest range across the boots "
+		    "of a kernel is shown. The last column is the change between the unhardened "
+		    "kernels of the icount section above.\n\n",
+		nhardened[0], nhardened[1]);
+	fprintf(md, "| ioctl | handles | hardened base | hardened patched | Δ | range across boots | "
+		    "Δ unhardened |\n|---|--:|--:|--:|--:|--:|--:|\n");
+	const struct icount_run *b = &hardened[0][0];
+	for (int c = 0; c < b->n; c++) {
+		const char *name = b->c[c].name;
+		unsigned h = b->c[c].handles;
+		bool shown = false;
+		for (size_t j = 0; j < sizeof(per_patch_handles) / sizeof(*per_patch_handles); j++)
+			shown |= per_patch_handles[j] == h;
+		if (!shown)
+			continue;
+		double rb, rp;
+		double vb = hardened_value(0, name, h, &rb), vp = hardened_value(1, name, h, &rp);
+		double ub = icount_cost(name, h, 0), up = icount_cost(name, h, 1);
+		if (isnan(vb) || isnan(vp))
+			die("hardened runs: %s/%u is missing from a boot", name, h);
+		fprintf(md, "| %s | %u | %.0f | %.0f | %+.1f %% | %.1f %% |", name, h, vb, vp,
+			100.0 * (vp / vb - 1.0), 100.0 * fmax(rb, rp));
+		if (isnan(ub) || isnan(up))
+			fprintf(md, " – |\n");
+		else
+			fprintf(md, " %+.1f %% |\n", 100.0 * (up / ub - 1.0));
+	}
+	fprintf(md, "\n");
+	write_vulnerabilities(r, "patched");
 }
 
 static void write_micro(struct report *r)
@@ -1656,6 +1885,7 @@ int main(int argc, char **argv)
 	if (!raw || !out || !r.plots)
 		die("usage: sw-ab-report --raw DIR --out FILE.md --plots PREFIX [--ministat PATH] "
 		    "[--kmalloc-dir DIR] [--seed N]");
+	r.raw = raw;
 	read_meta(raw);
 	read_raw(raw);
 	if (!ncases)
@@ -1675,6 +1905,8 @@ int main(int argc, char **argv)
 	write_meta(&r);
 	write_offload(&r);
 	write_micro(&r);
+	write_per_patch(&r);
+	write_hardened(&r);
 	write_frames(&r);
 	write_appendix(&r);
 	write_plots(&r);

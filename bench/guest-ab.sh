@@ -7,6 +7,11 @@
 # MODE wall:   the microbenchmark, then the frame benchmark (syncway headless,
 #              one output, explicit-sync client(s) in mailbox mode, all on the
 #              guest's one vCPU).
+# MODE prefix: the microbenchmark under the instruction clock only, into
+#              prefix-icount-KERNEL.jsonl (KERNEL: base or a patch number),
+#              for the per-patch table.
+# MODE hardened: the same into hardened-icount-KERNEL-rROUND.jsonl, and the
+#              CPU vulnerabilities the kernel reports, for the hardened table.
 # Settings come from the environment (tools/report passes them in):
 #   SYNCWAY_BENCH_BATCHES, SYNCWAY_BENCH_CALLS, SYNCWAY_BENCH_WARMUP  microbenchmark
 #   SYNCWAY_BENCH_FRAME_SECS   length of the frame run (s; 0 = no frame run)
@@ -24,11 +29,19 @@ mkdir -p "$out"
 tag=$mode-$kernel-r$round
 b=${SYNCWAY_BENCH_BATCHES:-30} c=${SYNCWAY_BENCH_CALLS:-100} w=${SYNCWAY_BENCH_WARMUP:-200}
 cat /proc/loadavg >"$out/guest-loadavg-$tag.txt"
+bmode=$mode micro=$out/micro-$tag
+case $mode in
+prefix) bmode=icount micro=$out/prefix-icount-$kernel ;;
+hardened)
+	bmode=icount micro=$out/hardened-icount-$kernel-r$round
+	grep . /sys/devices/system/cpu/vulnerabilities/* >"$out/hardened-vulnerabilities-$kernel.txt"
+	;;
+esac
 # warm-up pass (not recorded): page cache, slab caches, branch state of the guest
-build/bench/syncobj-bench --mode "$mode" --batches 2 --calls "$c" --warmup "$w" >/dev/null || exit 1
-build/bench/syncobj-bench --mode "$mode" --batches "$b" --calls "$c" --warmup "$w" \
-	--json "$out/micro-$tag.jsonl" >"$out/micro-$tag.txt" || exit 1
-echo "  micro: $(grep -c . "$out/micro-$tag.jsonl") cases"
+build/bench/syncobj-bench --mode "$bmode" --batches 2 --calls "$c" --warmup "$w" >/dev/null || exit 1
+build/bench/syncobj-bench --mode "$bmode" --batches "$b" --calls "$c" --warmup "$w" \
+	--json "$micro.jsonl" >"$micro.txt" || exit 1
+echo "  micro: $(grep -c . "$micro.jsonl") cases"
 if [ "${SYNCWAY_BENCH_KMALLOC:-0}" = 1 ] && [ ! -s "$out/../kmalloc-$kernel.json" ]; then
 	build/tests/kernel/syncobj-kmalloc-count --out "$out/../kmalloc-$kernel.json" \
 		>"$out/kmalloc-$kernel.txt" 2>&1 || echo "  kmalloc-count failed (see $out/kmalloc-$kernel.txt)"

@@ -213,6 +213,76 @@ def offload_frames(t):
     check('"handles"' not in md, 'stray JSON')
 
 
+# Per-patch icount medians: base, then the kernels of two prefixes.
+PREFIXES = (('base', {('floor', 0): 494, ('wait', 1): 2000, ('wait', 2): 2100, ('eventfd', 1): 800}),
+            ('0001', {('floor', 0): 494, ('wait', 1): 1500, ('wait', 2): 2100, ('eventfd', 1): 800}),
+            ('0002', {('floor', 0): 494, ('wait', 1): 1200, ('wait', 2): 2000, ('eventfd', 1): 800}))
+
+
+def prefix_files(raw, prefixes=PREFIXES):
+    for label, values in prefixes:
+        with open(os.path.join(raw, 'prefix-icount-%s.jsonl' % label), 'w') as f:
+            for (case, handles), v in values.items():
+                f.write(json.dumps({'case': case, 'handles': handles, 'mode': 'icount',
+                                    'median': v, 'samples': [v] * 3}, separators=(',', ':')) + '\n')
+
+
+def per_patch_table(t):
+    md, _ = t.run(t.raw('raw-no-prefixes'))
+    check('Not measured in this run' in section(md, '## Instructions per call after each patch'),
+          'a report without prefix runs does not say the table was not measured')
+    raw = t.raw('raw-prefixes')
+    prefix_files(raw)
+    md, _ = t.run(raw)
+    table = section(md, '## Instructions per call after each patch')
+    check('| ioctl | handles | base | 0001 | 0002 | all patches |' in table, 'header: %s' % table)
+    check(row(table, 'wait', 1) == '| wait | 1 | 2000 | 1500 (-25.0 %) | 1200 (-20.0 %) | -40.0 % |',
+          row(table, 'wait', 1))
+    check(row(table, 'floor', 0) == '| floor | 0 | 494 | 494 (+0.0 %) | 494 (+0.0 %) | +0.0 % |',
+          row(table, 'floor', 0))
+    # two handles is not one of the table's rows
+    check('| wait | 2 |' not in table, 'a row for two handles')
+    raw = t.raw('raw-prefixes-no-base')
+    prefix_files(raw, PREFIXES[1:])
+    _, err = t.run(raw, status=1)
+    check('prefix-icount-base.jsonl is missing' in err, err)
+    raw = t.raw('raw-prefixes-wall')
+    prefix_files(raw)
+    with open(os.path.join(raw, 'prefix-icount-0002.jsonl')) as f:
+        text = f.read().replace('"icount"', '"wall"')
+    with open(os.path.join(raw, 'prefix-icount-0002.jsonl'), 'w') as f:
+        f.write(text)
+    _, err = t.run(raw, status=1)
+    check('where the instruction clock is needed' in err, err)
+
+
+def hardened_table(t):
+    md, _ = t.run(t.raw('raw-no-hardened'))
+    check('Not measured in this run' in section(md, '## On a hardened kernel'),
+          'a report without hardened runs does not say the table was not measured')
+    raw = t.raw('raw-hardened')
+    # wait/1: boots 2400 and 2424 on base, 1600 and 1616 on patched
+    for kernel, values in (('base', (2400, 2424)), ('patched', (1600, 1616))):
+        for r, v in enumerate(values):
+            with open(os.path.join(raw, 'hardened-icount-%s-r%d.jsonl' % (kernel, r + 1)), 'w') as f:
+                for case, handles, median in (('floor', 0, 600), ('wait', 1, v)):
+                    f.write(json.dumps({'case': case, 'handles': handles, 'mode': 'icount',
+                                        'median': median}, separators=(',', ':')) + '\n')
+    with open(os.path.join(raw, 'hardened-vulnerabilities-patched.txt'), 'w') as f:
+        f.write('/sys/devices/system/cpu/vulnerabilities/spectre_v1:Mitigation: usercopy/swapgs '
+                'barriers\n')
+    md, _ = t.run(raw)
+    table = section(md, '## On a hardened kernel')
+    # medians 2412 and 1608: -33.3 %; the range 24/2412 = 1.0 %; unhardened -35.5 %
+    check(row(table, 'wait', 1) == '| wait | 1 | 2412 | 1608 | -33.3 % | 1.0 % | -35.5 % |',
+          row(table, 'wait', 1))
+    check('spectre_v1:Mitigation: usercopy/swapgs barriers' in table, 'vulnerabilities: %s' % table)
+    os.remove(os.path.join(raw, 'hardened-icount-base-r1.jsonl'))
+    os.remove(os.path.join(raw, 'hardened-icount-base-r2.jsonl'))
+    _, err = t.run(raw, status=1)
+    check('the hardened table needs both kernels' in err, err)
+
+
 def edit_line(path, index, drop):
     with open(path) as f:
         lines = f.readlines()
@@ -244,8 +314,8 @@ def optional_key_is_optional(t):
     t.run(raw)
 
 
-CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, missing_keys_stop,
-          optional_key_is_optional]
+CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, per_patch_table, hardened_table,
+          missing_keys_stop, optional_key_is_optional]
 
 
 def main():
