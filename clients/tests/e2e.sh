@@ -98,8 +98,10 @@ verdict commit-timing-target-fps
 # Missed vblanks are those at which a ready commit waited. syncway stopped
 # (SIGSTOP) for a quarter second while a fifo client always has a commit
 # ready: the vblanks it sleeps through are missed. Two clients a half second
-# apart: the vblanks in between had nothing to show, so they are idle, not
-# missed.
+# apart: the ~30 vblanks in between had nothing to show, so they are idle,
+# not missed. A few real misses while the clients run are allowed: under
+# host load (the CI runs guests side by side) the guest is not always
+# scheduled in time for a vblank.
 missed() { sed -n 's/.* \([0-9][0-9]*\) missed vblanks (a ready commit waited), \([0-9][0-9]*\) idle.*/\1 \2/p' "$1" | head -n 1; }
 run missed-vblanks-while-stopped "$common|dmabuf, fifo" \
 	"$gears --buffer dmabuf --mode fifo --duration 2.5 --report 1 --checksum & sleep 1;" \
@@ -111,7 +113,7 @@ run idle-vblanks-are-not-missed "(0 alive)|0 protocol errors" \
 	"$gears --buffer shm --mode frame-callback --duration 0.5 --report 1 && sleep 0.5 &&" \
 	"$gears --buffer shm --mode frame-callback --duration 0.5 --report 1"
 set -- $(missed "$log")
-[ "${1:-9}" -le 1 ] && [ "${2:-0}" -ge 20 ] ||
+[ "${1:-99}" -le 5 ] && [ "${2:-0}" -ge 20 ] ||
 	{ ok=0; why="$why; ${1:-?} missed and ${2:-?} idle vblanks around a 500 ms pause"; }
 verdict idle-vblanks-are-not-missed
 
