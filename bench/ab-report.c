@@ -1210,9 +1210,17 @@ static void write_micro_mode(struct report *r, int m)
 		write_icount_repeatability(md, v);
 }
 
-/* Rows of the per-patch table: one handle, the largest count the fast
- * paths take, the first they do not, and the largest measured. */
-static const unsigned per_patch_handles[] = { 0, 1, 4, 5, 64 };
+/* Rows of the per-patch and hardened tables: the floor, one handle, the
+ * largest count the fast paths take, the first they do not, and the
+ * largest measured. */
+static bool table_row(unsigned handles)
+{
+	static const unsigned shown[] = { 0, 1, 4, 5, 64 };
+	for (size_t j = 0; j < sizeof(shown) / sizeof(*shown); j++)
+		if (shown[j] == handles)
+			return true;
+	return false;
+}
 
 static void write_per_patch(struct report *r)
 {
@@ -1242,10 +1250,7 @@ static void write_per_patch(struct report *r)
 	for (int c = 0; c < b->n; c++) {
 		const char *name = b->c[c].name;
 		unsigned h = b->c[c].handles;
-		bool shown = false;
-		for (size_t j = 0; j < sizeof(per_patch_handles) / sizeof(*per_patch_handles); j++)
-			shown |= per_patch_handles[j] == h;
-		if (!shown)
+		if (!table_row(h))
 			continue;
 		fprintf(md, "| %s | %u | %.0f |", name, h, b->c[c].median);
 		double prev = b->c[c].median, last = prev;
@@ -1329,10 +1334,7 @@ static void write_hardened(struct report *r)
 	for (int c = 0; c < b->n; c++) {
 		const char *name = b->c[c].name;
 		unsigned h = b->c[c].handles;
-		bool shown = false;
-		for (size_t j = 0; j < sizeof(per_patch_handles) / sizeof(*per_patch_handles); j++)
-			shown |= per_patch_handles[j] == h;
-		if (!shown)
+		if (!table_row(h))
 			continue;
 		double rb, rp;
 		double vb = hardened_value(0, name, h, &rb), vp = hardened_value(1, name, h, &rp);
