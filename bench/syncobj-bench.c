@@ -2,7 +2,11 @@
  *
  * Cases: WAIT, TIMELINE_WAIT, QUERY, RESET, SIGNAL, TIMELINE_SIGNAL with
  * 1, 2, 4, 5, 8 and 64 handles (all fences signalled, so waits return at
- * once), EVENTFD and TRANSFER as controls the series does not touch, and
+ * once); TIMELINE_WAIT_PENDING, a poll (timeout 0, WAIT_FOR_SUBMIT) whose
+ * last point is not submitted yet, so that it fails with ETIME after
+ * looking at every other, signalled, point: the worst case for a check of
+ * signalled fences before the full wait; EVENTFD and TRANSFER as controls
+ * the series does not touch, and
  * FLOOR: an ioctl number drm_ioctl rejects (the cheapest possible ioctl on
  * the render node).
  *
@@ -20,8 +24,15 @@
  *    "mean":...,"floor_ratio":8.38,"samples":[...]}
  *   usage: syncobj-bench [--json FILE] [--mode LABEL] [--batches N] [--calls N]
  *                        [--warmup N] [--case NAME] [--device PATH]
+ *                        [--trace-one NAME/HANDLES]
+ *
+ * --trace-one is for tools/ioctl-profile, which single-steps the kernel under
+ * a debugger: after the warm-up calls of that one case it issues one marker
+ * ioctl (TRACE_MARKER, rejected like FLOOR's but with a number of its own),
+ * then exactly one call of the case, and exits; no timing.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdint.h>
@@ -42,14 +53,16 @@
 #include "syncobj.h"
 
 #define MAX_HANDLES 64
+#define TRACE_MARKER DRM_IOWR(0xee, struct drm_syncobj_array)
 
 enum kind { K_FLOOR, K_WAIT, K_TIMELINE_WAIT, K_QUERY, K_RESET, K_SIGNAL, K_TIMELINE_SIGNAL,
-	    K_EVENTFD, K_TRANSFER };
+	    K_TIMELINE_WAIT_PENDING, K_EVENTFD, K_TRANSFER };
 
 static const char *kind_name[] = {
 	[K_FLOOR] = "floor", [K_WAIT] = "wait", [K_TIMELINE_WAIT] = "timeline_wait",
 	[K_QUERY] = "query", [K_RESET] = "reset", [K_SIGNAL] = "signal",
-	[K_TIMELINE_SIGNAL] = "timeline_signal", [K_EVENTFD] = "eventfd",
+	[K_TIMELINE_SIGNAL] = "timeline_signal",
+	[K_TIMELINE_WAIT_PENDING] = "timeline_wait_pending", [K_EVENTFD] = "eventfd",
 	[K_TRANSFER] = "transfer",
 };
 
@@ -86,6 +99,7 @@ static void setup(struct bench_case *c)
 				die("create", ret);
 		return;
 	case K_TIMELINE_WAIT:
+	case K_TIMELINE_WAIT_PENDING:
 	case K_QUERY:
 	case K_TIMELINE_SIGNAL:
 	case K_EVENTFD:
@@ -97,6 +111,8 @@ static void setup(struct bench_case *c)
 		if ((ret = sw_syncobj_timeline_signal(NULL, fd, c->handles, c->points, c->n)))
 			die("timeline_signal (setup)", ret);
 		c->next_point = 2;
+		if (c->kind == K_TIMELINE_WAIT_PENDING)
+			c->points[c->n - 1] = 2;
 		if (c->kind == K_EVENTFD && (c->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
 			die("eventfd", errno);
 		return;
@@ -142,6 +158,14 @@ static int run(struct bench_case *c, unsigned calls)
 						       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
 						       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
 		return ret;
+	case K_TIMELINE_WAIT_PENDING:
+		for (unsigned k = 0; k < calls && !ret; k++) {
+			ret = sw_syncobj_timeline_wait(NULL, fd, c->handles, c->points, c->n, 0,
+						       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL |
+						       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+			ret = ret == -ETIME ? 0 : ret ? ret : -EPROTO; /* it must time out */
+		}
+		return ret;
 	case K_QUERY: {
 		uint64_t out[MAX_HANDLES];
 		for (unsigned k = 0; k < calls && !ret; k++)
@@ -182,9 +206,60 @@ static int run(struct bench_case *c, unsigned calls)
 	return -EINVAL;
 }
 
+/* --trace-one's NAME/HANDLES into *c; false (said on stderr) when it is not
+ * a case syncobj-bench has. */
+static bool parse_trace_spec(const char *spec, struct bench_case *c)
+{
+	char name[32];
+	unsigned n;
+	int len = -1;
+	if (sscanf(spec, "%31[a-z_]/%u%n", name, &n, &len) != 2 || spec[len] != '\0') {
+		fprintf(stderr, "syncobj-bench: --trace-one wants NAME/HANDLES, e.g. wait/1, not '%s'\n",
+			spec);
+		return false;
+	}
+	size_t k = 0;
+	while (k < sizeof(kind_name) / sizeof(kind_name[0]) && strcmp(kind_name[k], name))
+		k++;
+	if (k == sizeof(kind_name) / sizeof(kind_name[0])) {
+		fprintf(stderr, "syncobj-bench: --trace-one: no case '%s'\n", name);
+		return false;
+	}
+	*c = (struct bench_case){ .kind = (enum kind)k, .n = n };
+	uint32_t lo = 1, hi = MAX_HANDLES;
+	if (c->kind == K_FLOOR)
+		lo = hi = 0;
+	else if (c->kind == K_EVENTFD || c->kind == K_TRANSFER)
+		hi = 1;
+	if (n < lo || n > hi) {
+		fprintf(stderr, "syncobj-bench: --trace-one: %s takes %u to %u handles, not %u\n", name,
+			lo, hi, n);
+		return false;
+	}
+	return true;
+}
+
+/* The --trace-one sequence; see the header. */
+static int trace_one(struct bench_case *c, unsigned warmup)
+{
+	struct drm_syncobj_array marker = { 0 };
+	setup(c);
+	int ret = run(c, warmup);
+	if (!ret && ioctl(fd, TRACE_MARKER, &marker) == 0)
+		ret = -EPROTO;
+	if (!ret)
+		ret = run(c, 1);
+	if (ret)
+		die(kind_name[c->kind], ret);
+	teardown(c);
+	printf("syncobj-bench: traced one %s/%u after %u warm-up calls\n", kind_name[c->kind], c->n,
+	       warmup);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *json_path = NULL, *mode = "wall", *only = NULL, *device = NULL;
+	const char *json_path = NULL, *mode = "wall", *only = NULL, *device = NULL, *trace = NULL;
 	unsigned batches = 30, calls = 100, warmup = 200;
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, 'j' },
@@ -194,6 +269,7 @@ int main(int argc, char **argv)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "case", required_argument, NULL, 'C' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "trace-one", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -207,14 +283,19 @@ int main(int argc, char **argv)
 		case 'w': warmup = (unsigned)strtoul(optarg, NULL, 0); break;
 		case 'C': only = optarg; break;
 		case 'd': device = optarg; break;
+		case 't': trace = optarg; break;
 		case 'h':
 			puts("usage: syncobj-bench [--json FILE] [--mode LABEL] [--batches N] [--calls N]\n"
-			     "                     [--warmup N] [--case NAME] [--device PATH]");
+			     "                     [--warmup N] [--case NAME] [--device PATH]\n"
+			     "                     [--trace-one NAME/HANDLES]");
 			return 0;
 		default:
 			return 2;
 		}
 	}
+	struct bench_case traced;
+	if (trace && !parse_trace_spec(trace, &traced))
+		return 2;
 	if (batches < 2 || calls < 1) {
 		fprintf(stderr, "syncobj-bench: --batches must be >= 2 and --calls >= 1\n");
 		return 2;
@@ -226,6 +307,9 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		die("cannot open a render node", errno ? errno : ENODEV);
 
+	if (trace)
+		return trace_one(&traced, warmup);
+
 	FILE *json = NULL;
 	if (json_path && !(json = fopen(json_path, "w")))
 		die(json_path, errno);
@@ -233,13 +317,15 @@ int main(int argc, char **argv)
 	uname(&u);
 
 	static const enum kind array_kinds[] = { K_WAIT, K_TIMELINE_WAIT, K_QUERY, K_RESET, K_SIGNAL,
-						 K_TIMELINE_SIGNAL };
+						 K_TIMELINE_SIGNAL, K_TIMELINE_WAIT_PENDING };
 	static const uint32_t counts[] = { 1, 2, 4, 5, 8, 64 };
-	struct bench_case cases[2 + 6 * 6 + 2];
+	enum { N_ARRAY = sizeof(array_kinds) / sizeof(array_kinds[0]),
+	       N_COUNTS = sizeof(counts) / sizeof(counts[0]) };
+	struct bench_case cases[1 + N_ARRAY * N_COUNTS + 2];
 	size_t ncases = 0;
 	cases[ncases++] = (struct bench_case){ .kind = K_FLOOR, .n = 0 };
-	for (size_t a = 0; a < 6; a++)
-		for (size_t b = 0; b < 6; b++)
+	for (size_t a = 0; a < N_ARRAY; a++)
+		for (size_t b = 0; b < N_COUNTS; b++)
 			cases[ncases++] = (struct bench_case){ .kind = array_kinds[a], .n = counts[b] };
 	cases[ncases++] = (struct bench_case){ .kind = K_EVENTFD, .n = 1 };
 	cases[ncases++] = (struct bench_case){ .kind = K_TRANSFER, .n = 1 };
