@@ -43,6 +43,13 @@ apt_install() {
 		>/dev/null || die "apt-get install ${missing[*]} failed"
 }
 
+# patch_code FILE: a patch file's diff, without its message and headers:
+# what a build of it depends on, so that a reworded or renumbered patch
+# (a re-roll) keeps the kernels and results kept for it.
+patch_code() {
+	sed -n '/^diff --git /,$p' "$1"
+}
+
 # hash_files FILE...: one short digest over the contents of the files, in order.
 hash_files() {
 	cat "$@" | sha256sum | cut -c1-16
