@@ -82,6 +82,25 @@ result() {
 		"$result_json_suite" "$result_json_subtest" "$2" "$json_quoted" >>"$SYNCWAY_TEST_JSON"
 }
 
+# expect NAME STATUS STDERR_REGEX CMD...: CMD must exit with STATUS (or any
+# non-zero status for "fail") and its stderr must match the regex. Its
+# output is left in $tmp/out and $tmp/err ($tmp: the caller's directory).
+expect() {
+	local name=$1 want=$2 pattern=$3 got
+	shift 3
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	got=$?
+	if [ "$want" = fail ] && [ "$got" = 0 ]; then
+		result "$name" fail "exit status 0, expected a failure"
+	elif [ "$want" != fail ] && [ "$got" != "$want" ]; then
+		result "$name" fail "exit status $got, expected $want; stderr: $(tail -n 3 "$tmp/err" | tr '\n' ' ')"
+	elif ! grep -qE -- "$pattern" "$tmp/err"; then
+		result "$name" fail "stderr does not match /$pattern/: $(tail -n 3 "$tmp/err" | tr '\n' ' ')"
+	else
+		result "$name" pass ""
+	fi
+}
+
 result_summary() {
 	echo "$result_suite: $result_passed subtests passed, $result_failed failed," \
 		"$result_skipped skipped"
