@@ -230,21 +230,23 @@ static void test_points_fault_part_way(void)
 	}
 }
 
-/* unused handle at 1 and points faulting at n/2: the lookup fails first,
+/* unused handle at 1 (0 of one) and points faulting at n/2: the lookup fails first,
  * nothing is written */
 static void test_errors_in_two_arrays(void)
 {
-	static const uint32_t ns[] = { 2, 4, 5, 64 };
+	static const uint32_t ns[] = { 1, 2, 4, 5, 64 };
 	uint64_t *v;
 	uint32_t nv;
 
-	for (size_t c = 0; c < 4; c++) {
+	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
 		uint32_t n = ns[c];
+		/* the second handle, or the only one */
+		uint32_t bad = n > 1 ? 1 : 0;
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		uint64_t *init = kt_u64_array(n, KT_UNWRITTEN);
 		kt_arr_free(&h);
 		kt_arr_free(&p);
-		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, 1, 0);
+		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, bad, 0);
 		kt_arr_make(&p, KT_PTR_FAULT, init, 8, n, n / 2);
 		int ret = query_case(n, 0, &v, &nv);
 		sw_assert_f(ret == -ENOENT || ret == -EFAULT, "got %s", kt_ret(ret));

@@ -226,16 +226,18 @@ static void test_bad_points_pointer(void)
 
 static void test_errors_in_two_arrays(void)
 {
-	static const uint32_t ns[] = { 2, 4, 5, 64 };
+	static const uint32_t ns[] = { 1, 2, 4, 5, 64 };
 
-	for (size_t c = 0; c < 4; c++) {
+	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
 		uint32_t n = ns[c];
+		/* the second handle, or the only one */
+		uint32_t bad = n > 1 ? 1 : 0;
 		kt_fix_make(&fix, n, kt_spec_mixed, NULL);
 		uint64_t *pts = kt_u64_array(n, 20);
-		/* unused handle at 1, points faulting at n/2 */
+		/* unused handle at bad, points faulting at n/2 */
 		kt_arr_free(&h);
 		kt_arr_free(&p);
-		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, 1, 0);
+		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, bad, 0);
 		kt_arr_make(&p, KT_PTR_FAULT, pts, 8, n, n / 2);
 		int ret = op_case("20", n, 0);
 		sw_assert_f(ret == -ENOENT || ret == -EFAULT, "got %s", kt_ret(ret));

@@ -317,17 +317,19 @@ static void test_bad_points_pointer(void)
  * at any fence (EINVAL). */
 static void test_errors_in_two_arrays(void)
 {
-	static const uint32_t ns[] = { 2, 4, 5, 64 };
+	static const uint32_t ns[] = { 1, 2, 4, 5, 64 };
 	uint32_t first;
 
-	for (size_t c = 0; c < 4; c++) {
+	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
 		uint32_t n = ns[c];
-		/* unused handle at 1 + points faulting at n/2 */
+		/* the second handle, or the only one */
+		uint32_t bad = n > 1 ? 1 : 0;
+		/* unused handle at bad + points faulting at n/2 */
 		kt_fix_make_all(&fix, n, kt_timeline(10, 0, 0));
 		uint64_t *pts = kt_u64_array(n, 10);
 		kt_arr_free(&h);
 		kt_arr_free(&p);
-		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, 1, 0);
+		kt_arr_handles_bad(&h, &fix, KT_PTR_OK, bad, 0);
 		kt_arr_make(&p, KT_PTR_FAULT, pts, 8, n, n / 2);
 		kt_expect_first(wait_case(pts, n, ANY, &kt_t0, &first), -ENOENT, first,
 				KT_FIRST_UNSET);
