@@ -110,8 +110,9 @@ void frame_report_frame(const struct sw_output_stats *output, const struct sw_pe
 		(unsigned long long)frame->frame, frame->commit_seq,
 		outcome->presented ? "true" : "false");
 	if (outcome->interval_ns >= 0)
-		fprintf(f, ",\"interval_ns\":%lld,\"missed\":%ld,\"idle_vblanks\":%ld",
-			(long long)outcome->interval_ns, outcome->missed, outcome->idle);
+		fprintf(f, ",\"interval_ns\":%lld,\"missed\":%ld,\"idle_vblanks\":%ld,"
+			"\"missed_waiting\":%ld", (long long)outcome->interval_ns, outcome->missed,
+			outcome->idle, outcome->missed_waiting);
 	if (outcome->refresh_ns > 0)
 		fprintf(f, ",\"refresh_ns\":%lld", (long long)outcome->refresh_ns);
 	fprintf(f, ",\"render_ns\":%lld,\"commit_ns\":%lld,\"cpu_user_ns\":%lld,"
@@ -158,6 +159,10 @@ void frame_report_output(struct sw_output_stats *o)
 		"(a ready commit waited), %llu idle, %.3f FPS ((N-1)/(t_N-t_1) over %.1f s)\n",
 		o->name, (unsigned long long)o->presented, (unsigned long long)o->not_presented,
 		(unsigned long long)o->missed, (unsigned long long)o->idle, fps, secs);
+	if (o->clock)
+		fprintf(stderr, "syncway: %s: of the missed vblanks, %llu slept through while syncway "
+			"waited for a CPU (not busy since its previous vblank)\n",
+			o->name, (unsigned long long)o->missed_waiting);
 	print_table_header(o->name, "per frame");
 	print_table_row(o->name, "interval (ms)", &o->interval_ms);
 	print_table_row(o->name, "render (ms)", &o->render_ms);
@@ -173,8 +178,9 @@ void frame_report_output(struct sw_output_stats *o)
 	fputs("{\"type\":\"output_summary\",\"output\":", f);
 	sw_json_string(f, o->name);
 	fprintf(f, ",\"presented\":%llu,\"not_presented\":%llu,\"missed\":%llu,\"idle_vblanks\":%llu,"
-		"\"fps\":%.6f", (unsigned long long)o->presented, (unsigned long long)o->not_presented,
-		(unsigned long long)o->missed, (unsigned long long)o->idle, fps);
+		"\"missed_waiting\":%llu,\"fps\":%.6f", (unsigned long long)o->presented,
+		(unsigned long long)o->not_presented, (unsigned long long)o->missed,
+		(unsigned long long)o->idle, (unsigned long long)o->missed_waiting, fps);
 	write_series_json(f, "interval_ms", &o->interval_ms);
 	write_series_json(f, "render_ms", &o->render_ms);
 	write_series_json(f, "commit_ms", &o->commit_ms);

@@ -67,10 +67,14 @@ struct sw_frame_outcome {
 	int64_t interval_ns; /* to the output's previous presented frame; -1: none */
 	/* The vblanks between the previous presented frame and this one:
 	 * missed when a commit this frame shows was ready before them, idle
-	 * otherwise. */
-	long missed, idle;
+	 * otherwise. Of the missed, those syncway slept through without
+	 * having been busy: it was not given a CPU in time (headless clock
+	 * only). */
+	long missed, idle, missed_waiting;
 	int64_t refresh_ns;  /* 0: unknown */
 };
+
+struct sw_vblank_clock;
 
 struct sw_output_stats {
 	struct wl_list link; /* sw_frame_stats.outputs */
@@ -78,7 +82,8 @@ struct sw_output_stats {
 	char name[64];
 	struct wl_list pending; /* sw_pending_frame, oldest first */
 
-	uint64_t presented, not_presented, missed, idle;
+	const struct sw_vblank_clock *clock; /* NULL: not a clocked output */
+	uint64_t presented, not_presented, missed, idle, missed_waiting;
 	int64_t first_present_ns, last_present_ns;
 	unsigned last_present_seq; /* 0: the backend gives none */
 

@@ -35,6 +35,7 @@
 #include "clock.h"
 #include "frame_report.h"
 #include "server.h"
+#include "vblank.h"
 
 /* Per wl_surface, as an addon. */
 struct sw_surface_stats {
@@ -387,8 +388,13 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 			}
 			out.missed = missed_vblanks(gap, out.t_present, out.refresh_ns, ready);
 			out.idle = gap - out.missed;
+			/* They are the ones right before this one. */
+			for (long j = 1; o->clock && event->seq && j <= out.missed; j++)
+				out.missed_waiting += sw_vblank_clock_kind(o->clock, event->seq - j) ==
+						      SW_VBLANK_SLEPT_WAITING;
 			o->missed += out.missed;
 			o->idle += out.idle;
+			o->missed_waiting += out.missed_waiting;
 		}
 		o->presented++;
 		o->last_present_ns = out.t_present;
@@ -431,7 +437,8 @@ void sw_frame_stats_frame_presented(struct sw_output_stats *o, uint64_t frame,
 
 /* --- outputs and reports -------------------------------------------------- */
 
-struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, struct wlr_output *output)
+struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, struct wlr_output *output,
+						 const struct sw_vblank_clock *clock)
 {
 	struct sw_output_stats *o = calloc(1, sizeof(*o));
 	if (!o) {
@@ -439,6 +446,7 @@ struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, 
 		abort();
 	}
 	o->stats = stats;
+	o->clock = clock;
 	snprintf(o->name, sizeof(o->name), "%s", output->name);
 	wl_list_init(&o->pending);
 	o->win_start_ns = sw_clock_ns(CLOCK_MONOTONIC);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 struct sw_server;
+struct sw_vblank_clock;
 struct sw_frame_stats;
 struct sw_output_stats;
 struct wlr_output;
@@ -29,7 +30,10 @@ struct sw_explicit_sync_counters;
 void sw_frame_stats_explicit_sync_done(struct sw_frame_stats *stats,
 				       const struct sw_explicit_sync_counters *counters);
 
-struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, struct wlr_output *output);
+/* clock: the output's vblank clock (NULL: none), which tells the missed
+ * vblanks syncway slept through for want of a CPU. */
+struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, struct wlr_output *output,
+						 const struct sw_vblank_clock *clock);
 void sw_frame_stats_remove_output(struct sw_output_stats *ostats);
 
 /* A frame was committed: start..rendered is scene rendering,

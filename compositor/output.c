@@ -299,7 +299,7 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	wlr_output->data = output;
 	output->vblank = vblank;
 	output->retire_timer = wl_event_loop_add_timer(server->loop, handle_retire_timeout, output);
-	output->stats = sw_frame_stats_add_output(server->frame_stats, wlr_output);
+	output->stats = sw_frame_stats_add_output(server->frame_stats, wlr_output, vblank);
 
 	output->frame.notify = handle_frame;
 	wl_signal_add(&wlr_output->events.frame, &output->frame);

@@ -12,7 +12,11 @@
  * tearing page flip is presented when committed, without the vsync flag,
  * as an async flip is scanned out at once. The backend's own frame
  * events are ignored. When the event loop wakes up past a vblank, that
- * vblank is skipped, as a display would skip it: a missed frame. */
+ * vblank is skipped, as a display would skip it: a missed frame. The clock
+ * remembers why for the recent vblanks: syncway's own work since its
+ * previous vblank ran past the wake-up time, or it was not running (a
+ * guest or host that gave its CPU to something else), which the frame
+ * statistics tell apart. */
 #include "vblank.h"
 
 #include <errno.h>
@@ -31,6 +35,8 @@
 
 /* What the headless backend runs its frame timer at without a mode. */
 #define HEADLESS_DEFAULT_MHZ 60000
+/* How many recent vblanks the clock remembers the kind of. */
+#define VBLANK_HISTORY 256
 
 struct sw_vblank_clock {
 	struct wlr_output *output;
@@ -46,6 +52,9 @@ struct sw_vblank_clock {
 	int64_t commit_ns;
 	uint64_t presented_seq; /* the vblank of the latest presentation */
 	struct timespec when;   /* what rewritten present events point to */
+	/* When the latest wake-up came, in wall and thread CPU time. */
+	int64_t wake_ns, wake_cpu_ns;
+	uint8_t kinds[VBLANK_HISTORY]; /* enum sw_vblank_kind, by seq */
 
 	struct wl_listener present;
 	struct wl_listener commit;
@@ -75,6 +84,26 @@ static void arm(struct sw_vblank_clock *clock, uint64_t seq)
 		wlr_log_errno(WLR_ERROR, "%s: arming the vblank timer", clock->output->name);
 }
 
+/* Notes the kind of the vblanks from the one the timer was armed for to
+ * the one this wake-up can still make. Those before it were slept through:
+ * by syncway's own doing when the CPU time its thread used since the
+ * previous wake-up alone reaches past the wake-up time of the first one,
+ * else for want of a CPU. */
+static void note_wake_up(struct sw_vblank_clock *clock, uint64_t armed, uint64_t seq, int64_t now)
+{
+	int64_t cpu = sw_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	int64_t deadline = clock->base_ns + (int64_t)armed * clock->period_ns - clock->period_ns / 4;
+	enum sw_vblank_kind slept = clock->wake_ns &&
+		clock->wake_ns + (cpu - clock->wake_cpu_ns) >= deadline ?
+		SW_VBLANK_SLEPT_BUSY : SW_VBLANK_SLEPT_WAITING;
+	uint64_t first = seq - armed > VBLANK_HISTORY ? seq - VBLANK_HISTORY : armed;
+	for (uint64_t s = first; s < seq; s++)
+		clock->kinds[s % VBLANK_HISTORY] = slept;
+	clock->kinds[seq % VBLANK_HISTORY] = SW_VBLANK_TICKED;
+	clock->wake_ns = now;
+	clock->wake_cpu_ns = cpu;
+}
+
 static int handle_vblank(int fd, uint32_t mask, void *data)
 {
 	struct sw_vblank_clock *clock = data;
@@ -82,7 +111,11 @@ static int handle_vblank(int fd, uint32_t mask, void *data)
 	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
 		wlr_log_errno(WLR_ERROR, "%s: reading the vblank timer", clock->output->name);
 	/* The vblank this frame can still make; any before it were missed. */
-	clock->seq = vblank_at_or_after(clock, sw_clock_ns(CLOCK_MONOTONIC));
+	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
+	uint64_t armed = clock->seq + 1;
+	clock->seq = vblank_at_or_after(clock, now);
+	if (clock->seq >= armed)
+		note_wake_up(clock, armed, clock->seq, now);
 	arm(clock, clock->seq + 1);
 	if (!clock->output->enabled)
 		return 0;
@@ -197,4 +230,11 @@ int64_t sw_vblank_clock_vblank_ns(const struct sw_vblank_clock *clock)
 bool sw_vblank_clock_ticking(const struct sw_vblank_clock *clock)
 {
 	return clock->ticking;
+}
+
+enum sw_vblank_kind sw_vblank_clock_kind(const struct sw_vblank_clock *clock, uint64_t seq)
+{
+	if (seq > clock->seq || clock->seq - seq >= VBLANK_HISTORY)
+		return SW_VBLANK_UNKNOWN;
+	return clock->kinds[seq % VBLANK_HISTORY];
 }

@@ -28,4 +28,14 @@ bool sw_vblank_clock_ticking(const struct sw_vblank_clock *clock);
  * vblank's time (a little ahead of now). */
 int64_t sw_vblank_clock_vblank_ns(const struct sw_vblank_clock *clock);
 
+enum sw_vblank_kind {
+	SW_VBLANK_UNKNOWN,       /* not yet, or too long ago to remember */
+	SW_VBLANK_TICKED,        /* the output had a frame event for it */
+	SW_VBLANK_SLEPT_BUSY,    /* slept through: syncway's own work ran past it */
+	SW_VBLANK_SLEPT_WAITING, /* slept through: syncway was not given a CPU */
+};
+
+/* What happened at one of the last few hundred vblanks. */
+enum sw_vblank_kind sw_vblank_clock_kind(const struct sw_vblank_clock *clock, uint64_t seq);
+
 #endif

@@ -175,8 +175,12 @@ check vkgears-fifo-frames-reach-output
 # sends wait_barrier, and syncway shows every frame for a refresh: no commit
 # replaced before it was shown once the window was on the output (before,
 # the protocol lets barriers be ignored), and no vblank at which one of its
-# ready commits waited. (Under TCG vkgears renders slower than the refresh:
-# one present per refresh is its ceiling, not what it reaches.)
+# ready commits waited, except those syncway slept through while it waited
+# for a CPU: the guest's one vCPU also runs vkgears' software renderer, which
+# at times keeps syncway off it past a vblank (reported, not failed; syncway
+# tells them from its own by the CPU time it used since its previous vblank).
+# (Under TCG vkgears renders slower than the refresh: one present per
+# refresh is its ceiling, not what it reaches.)
 name=vkgears-fifo-paces-through-fifo-v1
 clog=$out/vkgears-fifo-frames-reach-output.client.log
 slog=$out/vkgears-fifo-frames-reach-output.log
@@ -197,11 +201,15 @@ late_drops=$(awk '
 	END { c = 0; for (i = 1; i <= n; i++) if (first && dropped[i] > first) c++; print c + 0 }' "$sjson")
 [ "$late_drops" = 0 ] || why="${why:+$why; }$late_drops commits replaced before shown after its first frame"
 missed=$(sed -n 's/.* \([0-9][0-9]*\) missed vblanks (a ready commit waited).*/\1/p' "$slog" | head -n 1)
-# One miss is let pass: a guest whose vCPU the host deschedules past a
-# vblank misses it with nothing wrong in syncway (seen once in a dozen runs).
-[ -n "$missed" ] && [ "$missed" -le 1 ] ||
-	why="${why:+$why; }${missed:-no} missed vblanks (a ready commit waited)"
-echo "# $name: binds fifo-v1, $late_drops late drops, ${missed:-?} missed vblanks"
+waiting=$(sed -n 's/.*of the missed vblanks, \([0-9][0-9]*\) slept through while syncway waited for a CPU.*/\1/p' \
+	"$slog" | head -n 1)
+if [ -z "$missed" ] || [ -z "$waiting" ]; then
+	why="${why:+$why; }no missed-vblank counts in syncway's summary"
+elif [ "$missed" -gt "$waiting" ]; then
+	why="${why:+$why; }$((missed - waiting)) missed vblanks (a ready commit waited) that syncway had a frame event for or was busy past"
+fi
+echo "# $name: binds fifo-v1, $late_drops late drops, ${missed:-?} missed vblanks," \
+	"${waiting:-?} of them while syncway waited for a CPU"
 if [ -z "$why" ]; then result "$name" pass; else result "$name" fail "$why"; fi
 
 headless vkgears-mailbox-frames-reach-output "vkgears -present-mailbox"
