@@ -88,12 +88,12 @@ static void arm(struct sw_vblank_clock *clock, uint64_t seq)
  * the one this wake-up can still make. Those before it were slept through:
  * by syncway's own doing when the CPU time its thread used since the
  * previous wake-up alone reaches past the wake-up time of the first one,
- * else for want of a CPU. */
+ * else for want of a CPU (unknown before the first wake-up). */
 static void note_wake_up(struct sw_vblank_clock *clock, uint64_t armed, uint64_t seq, int64_t now)
 {
 	int64_t cpu = sw_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	int64_t deadline = clock->base_ns + (int64_t)armed * clock->period_ns - clock->period_ns / 4;
-	enum sw_vblank_kind slept = clock->wake_ns &&
+	enum sw_vblank_kind slept = !clock->wake_ns ? SW_VBLANK_UNKNOWN :
 		clock->wake_ns + (cpu - clock->wake_cpu_ns) >= deadline ?
 		SW_VBLANK_SLEPT_BUSY : SW_VBLANK_SLEPT_WAITING;
 	uint64_t first = seq - armed > VBLANK_HISTORY ? seq - VBLANK_HISTORY : armed;
