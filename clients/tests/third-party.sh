@@ -206,7 +206,7 @@ waiting=$(sed -n 's/.*of the missed vblanks, \([0-9][0-9]*\) slept through while
 if [ -z "$missed" ] || [ -z "$waiting" ]; then
 	why="${why:+$why; }no missed-vblank counts in syncway's summary"
 elif [ "$missed" -gt "$waiting" ]; then
-	why="${why:+$why; }$((missed - waiting)) missed vblanks (a ready commit waited) that syncway had a frame event for or was busy past"
+	why="${why:+$why; }$((missed - waiting)) missed vblanks (a ready commit waited) not slept through for want of a CPU"
 fi
 echo "# $name: binds fifo-v1, $late_drops late drops, ${missed:-?} missed vblanks," \
 	"${waiting:-?} of them while syncway waited for a CPU"
