@@ -1,0 +1,345 @@
+/* linux-drm-syncobj-v1: the commits held back on acquire points. A commit
+ * whose point is not signalled yet locks its cached state; the oldest one
+ * of each surface waits on an eventfd registered with SYNCOBJ_EVENTFD, and
+ * when it fires, handle_wait_ready unlocks it and every later commit that
+ * is ready by then. What one client may hold is capped (sw_sync_client,
+ * over_cap). */
+#include "acquire_wait.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/util/addon.h>
+#include <wlr/util/log.h>
+
+#include "explicit_sync_internal.h"
+#include "frame_stats.h"
+#include "server.h"
+#include "syncobj.h"
+
+/* What one client's held commits cost the compositor, against its caps
+ * (sw_options: max_held_commits, max_waiting_surfaces). Lives while the
+ * client is connected or any of its waits is. */
+struct sw_sync_client {
+	struct wl_list link; /* sw_explicit_sync.clients */
+	struct wl_client *client; /* NULL once disconnected */
+	size_t held;  /* its commits waiting on an acquire point */
+	size_t armed; /* its waits with an eventfd: one per surface */
+	struct wl_listener destroy;
+};
+
+/* The commits of one surface held back on acquire points, oldest first.
+ * It hangs off the wl_surface, so that finding a surface's head costs the
+ * same however many commits other surfaces and clients hold. Lives while
+ * it holds a commit. */
+struct sw_wait_queue {
+	struct wlr_addon addon; /* on the wl_surface, owner sw_explicit_sync */
+	struct wl_list link;    /* sw_explicit_sync.queues */
+	struct wl_list waits;   /* sw_acquire_wait.link, oldest first */
+	bool emptying;          /* its surface is going away */
+};
+
+/* A commit held back until its acquire point is signalled. */
+struct sw_acquire_wait {
+	struct wl_list link; /* sw_wait_queue.waits */
+	struct sw_explicit_sync *sync;
+	struct sw_wait_queue *queue;
+	struct sw_sync_client *owner;
+	struct wlr_surface *surface;
+	uint32_t seq; /* the locked cached state */
+	struct sw_imported_timeline *timeline;
+	uint64_t point;
+	struct wl_event_source *source; /* NULL until it is the surface's oldest */
+	int event_fd;
+};
+
+/* --- per-client costs ---------------------------------------------------- */
+
+static void sync_client_free_if_unused(struct sw_sync_client *owner)
+{
+	if (owner->client || owner->held > 0)
+		return;
+	wl_list_remove(&owner->link);
+	free(owner);
+}
+
+static void handle_sync_client_destroy(struct wl_listener *listener, void *data)
+{
+	/* The client's surfaces, and with them its waits, go after this. */
+	struct sw_sync_client *owner = wl_container_of(listener, owner, destroy);
+	wl_list_remove(&owner->destroy.link);
+	owner->client = NULL;
+	sync_client_free_if_unused(owner);
+}
+
+static struct sw_sync_client *sync_client_get(struct sw_explicit_sync *sync, struct wl_client *client)
+{
+	struct sw_sync_client *owner;
+	wl_list_for_each(owner, &sync->clients, link) {
+		if (owner->client == client)
+			return owner;
+	}
+	owner = calloc(1, sizeof(*owner));
+	if (!owner)
+		return NULL;
+	owner->client = client;
+	owner->destroy.notify = handle_sync_client_destroy;
+	wl_client_add_destroy_listener(client, &owner->destroy);
+	wl_list_insert(&sync->clients, &owner->link);
+	return owner;
+}
+
+/* --- acquire points ------------------------------------------------------ */
+
+static int handle_wait_ready(int fd, uint32_t mask, void *data);
+
+/* Only the oldest held commit of a surface has an eventfd: the commits
+ * queued behind it cannot apply before it anyway, and one fd per surface
+ * rather than per commit keeps a client that floods commits on unsignalled
+ * points from exhausting the compositor's fds. */
+static bool wait_arm(struct sw_acquire_wait *wait)
+{
+	struct sw_explicit_sync *sync = wait->sync;
+	int event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (event_fd < 0) {
+		wlr_log_errno(WLR_ERROR, "explicit sync: eventfd");
+		return false;
+	}
+	/* flags 0: fire once the point is signalled, waiting for it to
+	 * materialize first if needed (wait-before-submit). An already
+	 * signalled point fires at once. */
+	if (sw_syncobj_eventfd(sync->stats, sync->drm_fd, wait->timeline->handle, wait->point, 0,
+			       event_fd) != 0) {
+		wlr_log_errno(WLR_ERROR, "explicit sync: SYNCOBJ_EVENTFD for point %" PRIu64,
+			      wait->point);
+		close(event_fd);
+		return false;
+	}
+	wait->source = wl_event_loop_add_fd(sync->server->loop, event_fd, WL_EVENT_READABLE,
+					    handle_wait_ready, wait);
+	if (!wait->source) {
+		close(event_fd);
+		return false;
+	}
+	/* The event loop polls a duplicate but hands this fd to the callback. */
+	wait->event_fd = event_fd;
+	wait->owner->armed++;
+	return true;
+}
+
+static void queue_free(struct sw_wait_queue *queue)
+{
+	wlr_addon_finish(&queue->addon);
+	wl_list_remove(&queue->link);
+	free(queue);
+}
+
+static void wait_destroy(struct sw_acquire_wait *wait)
+{
+	struct sw_wait_queue *queue = wait->queue;
+	if (wait->source) {
+		wl_event_source_remove(wait->source);
+		close(wait->event_fd);
+		wait->owner->armed--;
+	}
+	wl_list_remove(&wait->link);
+	timeline_unref(wait->timeline);
+	wait->owner->held--;
+	sync_client_free_if_unused(wait->owner);
+	free(wait);
+	if (wl_list_empty(&queue->waits) && !queue->emptying)
+		queue_free(queue);
+}
+
+/* Every held commit of the queue, cancelled. */
+static void queue_empty(struct sw_explicit_sync *sync, struct sw_wait_queue *queue)
+{
+	queue->emptying = true;
+	struct sw_acquire_wait *wait, *tmp;
+	wl_list_for_each_safe(wait, tmp, &queue->waits, link) {
+		sync->counters.waits_cancelled++;
+		wait_destroy(wait);
+	}
+	queue_free(queue);
+}
+
+static void queue_handle_surface_destroy(struct wlr_addon *addon)
+{
+	/* The cached states die with the surface; a late eventfd must not
+	 * touch them. */
+	struct sw_wait_queue *queue = wl_container_of(addon, queue, addon);
+	struct sw_explicit_sync *sync = wl_container_of(addon->owner, sync, queues);
+	queue_empty(sync, queue);
+}
+
+static const struct wlr_addon_interface queue_addon_impl = {
+	.name = "syncway_acquire_wait_queue",
+	.destroy = queue_handle_surface_destroy,
+};
+
+static struct sw_wait_queue *surface_queue(struct sw_explicit_sync *sync, struct wlr_surface *surface)
+{
+	struct wlr_addon *addon = wlr_addon_find(&surface->addons, &sync->queues, &queue_addon_impl);
+	struct sw_wait_queue *queue;
+	return addon ? wl_container_of(addon, queue, addon) : NULL;
+}
+
+/* The oldest held commit of a surface. */
+static struct sw_acquire_wait *surface_next_wait(struct sw_explicit_sync *sync,
+						 struct wlr_surface *surface)
+{
+	struct sw_wait_queue *queue = surface_queue(sync, surface);
+	struct sw_acquire_wait *wait;
+	if (!queue || wl_list_empty(&queue->waits))
+		return NULL;
+	return wl_container_of(queue->waits.next, wait, link);
+}
+
+struct surface_guard {
+	struct wl_listener destroy;
+	bool destroyed;
+};
+
+static void handle_guard_destroy(struct wl_listener *listener, void *data)
+{
+	struct surface_guard *guard = wl_container_of(listener, guard, destroy);
+	guard->destroyed = true;
+	wl_list_remove(&guard->destroy.link);
+	wl_list_init(&guard->destroy.link);
+}
+
+/* The head of a surface's queue of held commits is signalled. Commits behind
+ * it whose points are signalled by now go with it, without a trip through
+ * the event loop each (a burst of thousands of held commits is otherwise
+ * drained one loop iteration at a time); at most a batch per call, after
+ * which the next head's eventfd, firing at once, continues. */
+static int handle_wait_ready(int fd, uint32_t mask, void *data)
+{
+	struct sw_acquire_wait *wait = data;
+	struct sw_explicit_sync *sync = wait->sync;
+	struct wlr_surface *surface = wait->surface;
+	uint32_t seqs[64];
+	size_t n = 0;
+	uint64_t count;
+
+	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		wlr_log_errno(WLR_ERROR, "explicit sync: reading an acquire eventfd");
+	sw_frame_stats_commit_acquired(sync->server->frame_stats, surface, wait->seq,
+				       sw_syncobj_now_ns(), true);
+	seqs[n++] = wait->seq;
+	wait_destroy(wait);
+
+	struct sw_acquire_wait *next;
+	uint64_t unwatched_point = 0;
+	bool unwatched = false;
+	while ((next = surface_next_wait(sync, surface))) {
+		if (n < sizeof(seqs) / sizeof(seqs[0]) &&
+		    sw_syncobj_point_signalled(sync->stats, sync->drm_fd, next->timeline->handle,
+					       next->point) == 1) {
+			sw_frame_stats_commit_acquired(sync->server->frame_stats, surface,
+						       next->seq, sw_syncobj_now_ns(), true);
+			seqs[n++] = next->seq;
+			wait_destroy(next);
+			continue;
+		}
+		if (!wait_arm(next)) {
+			unwatched = true;
+			unwatched_point = next->point;
+		}
+		break;
+	}
+
+	/* Unlocking applies commits, which runs arbitrary listeners. The
+	 * commits collected are ready whatever happens to the next one. */
+	struct wl_client *client = wl_resource_get_client(surface->resource);
+	struct surface_guard guard = { .destroy.notify = handle_guard_destroy };
+	wl_signal_add(&surface->events.destroy, &guard.destroy);
+	for (size_t i = 0; i < n && !guard.destroyed; i++)
+		wlr_surface_unlock_cached(surface, seqs[i]);
+	wl_list_remove(&guard.destroy.link);
+	/* A held commit nobody watches would stall the surface for good. */
+	if (unwatched)
+		wl_client_post_implementation_error(client, "compositor cannot wait for acquire point %" PRIu64,
+						    unwatched_point);
+	return 0;
+}
+
+/* Why a client may not hold another commit, or NULL. A held commit costs a
+ * cached state, a buffer lock and a wait; the first one of a surface also
+ * an eventfd and libwayland's duplicate of it. Unbounded, one client could
+ * take every fd the compositor has. */
+static const char *over_cap(struct sw_explicit_sync *sync, const struct sw_sync_client *owner,
+			    bool needs_eventfd, char *buf, size_t len)
+{
+	const struct sw_options *options = sync->server->options;
+	if (options->max_held_commits > 0 && owner->held >= (size_t)options->max_held_commits) {
+		snprintf(buf, len, "more than %d commits waiting on acquire points (--max-held-commits)",
+			 options->max_held_commits);
+		return buf;
+	}
+	if (needs_eventfd && options->max_waiting_surfaces > 0 &&
+	    owner->armed >= (size_t)options->max_waiting_surfaces) {
+		snprintf(buf, len, "more than %d surfaces with commits waiting on acquire points "
+			 "(--max-waiting-surfaces)", options->max_waiting_surfaces);
+		return buf;
+	}
+	return NULL;
+}
+
+bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
+		 struct sw_imported_timeline *timeline, uint64_t point, const char **cap,
+		 char *cap_buf, size_t cap_len)
+{
+	*cap = NULL;
+	struct sw_sync_client *owner = sync_client_get(sync, wl_resource_get_client(surface->resource));
+	if (!owner)
+		return false;
+	bool needs_eventfd = !surface_next_wait(sync, surface);
+	if ((*cap = over_cap(sync, owner, needs_eventfd, cap_buf, cap_len)))
+		return false;
+	struct sw_wait_queue *queue = surface_queue(sync, surface);
+	if (!queue) {
+		queue = calloc(1, sizeof(*queue));
+		if (!queue)
+			return false;
+		wl_list_init(&queue->waits);
+		/* The owner is the list head: an address only this sync has. */
+		wlr_addon_init(&queue->addon, &surface->addons, &sync->queues, &queue_addon_impl);
+		wl_list_insert(&sync->queues, &queue->link);
+	}
+	struct sw_acquire_wait *wait = calloc(1, sizeof(*wait));
+	if (!wait) {
+		if (wl_list_empty(&queue->waits))
+			queue_free(queue);
+		return false;
+	}
+	wait->sync = sync;
+	wait->queue = queue;
+	wait->owner = owner;
+	wait->surface = surface;
+	wait->timeline = timeline;
+	wait->point = point;
+	if (needs_eventfd && !wait_arm(wait)) {
+		free(wait);
+		if (wl_list_empty(&queue->waits))
+			queue_free(queue);
+		return false;
+	}
+	owner->held++;
+	timeline_ref(timeline);
+	wait->seq = wlr_surface_lock_pending(surface);
+	wl_list_insert(queue->waits.prev, &wait->link);
+	return true;
+}
+
+void wait_queues_finish(struct sw_explicit_sync *sync)
+{
+	struct sw_wait_queue *queue, *queue_tmp;
+	wl_list_for_each_safe(queue, queue_tmp, &sync->queues, link)
+		queue_empty(sync, queue);
+}

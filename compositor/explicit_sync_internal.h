@@ -1,0 +1,61 @@
+/* Between the three files of linux-drm-syncobj-v1: the state they share
+ * (struct sw_explicit_sync) and the imported timelines every commit's
+ * points, waits and release trackers reference. explicit_sync.c owns the
+ * protocol objects and commit validation, acquire_wait.c the commits held
+ * on acquire points, release.c the release points. Nothing else includes
+ * this. */
+#ifndef SYNCWAY_EXPLICIT_SYNC_INTERNAL_H
+#define SYNCWAY_EXPLICIT_SYNC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <wayland-server-core.h>
+
+#include "explicit_sync.h"
+
+struct sw_syncobj_stats;
+
+struct sw_explicit_sync {
+	struct sw_server *server;
+	struct wl_global *global;
+	int drm_fd; /* server's */
+	struct sw_syncobj_stats *stats; /* server's */
+
+	/* Whether rendering may still be running after the output commit
+	 * (GPU renderers); pixman has finished reading when it returns. */
+	bool release_after_frames;
+	/* A sync_file that signals once every fenced render job submitted so
+	 * far has finished: the fences of the frames' render targets, merged.
+	 * -1 before the first fenced frame. */
+	int render_fence;
+	/* The number of the newest frame whose render target had no pending
+	 * fence (none at all, or already signalled when the frame was
+	 * submitted: a CPU rasteriser, or a driver without implicit fences).
+	 * Nothing but its retiring says such a frame is done reading. */
+	uint64_t unfenced_frame;
+	bool unfenced_logged;
+
+	struct wl_list queues;   /* sw_wait_queue.link */
+	struct wl_list clients;  /* sw_sync_client.link */
+	struct wl_list releases; /* sw_release.link */
+	struct wl_listener frames_retired;
+
+	struct sw_explicit_sync_counters counters;
+};
+
+/* An imported drm_syncobj. The protocol object, pending/cached/current
+ * states, waits and release trackers each hold a reference, so destroying
+ * the wp_linux_drm_syncobj_timeline_v1 leaves points already set working. */
+struct sw_imported_timeline {
+	struct sw_explicit_sync *sync;
+	uint32_t handle;
+	uint32_t resource_id; /* for error messages, also after it is gone */
+	int refs;
+};
+
+/* A reference taken (NULL passes through) and dropped; the last one
+ * destroys the syncobj handle. */
+struct sw_imported_timeline *timeline_ref(struct sw_imported_timeline *timeline);
+void timeline_unref(struct sw_imported_timeline *timeline);
+
+#endif

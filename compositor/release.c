@@ -1,0 +1,246 @@
+/* linux-drm-syncobj-v1: the release points. Each accepted commit gets a
+ * release tracker on its buffer; once wlroots lets the buffer go, the
+ * release point is signalled from the CPU (pixman) or takes the fence of
+ * the render jobs submitted so far (GPU renderers), after the frames that
+ * had no fence have retired. The render fence is collected here too, frame
+ * by frame (sw_explicit_sync_frame_rendered). */
+#include "release.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/dma-buf.h>
+#include <linux/sync_file.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/util/log.h>
+
+#include "explicit_sync_internal.h"
+#include "server.h"
+#include "syncobj.h"
+
+/* A release point waiting for the compositor to be done with its buffer. */
+struct sw_release {
+	struct wl_list link; /* sw_explicit_sync.releases */
+	struct sw_explicit_sync *sync;
+	struct sw_imported_timeline *timeline;
+	uint64_t point;
+	struct wlr_buffer *buffer; /* NULL once released */
+	uint64_t barrier;          /* frames 1..barrier must retire first */
+
+	struct wl_listener buffer_release;
+	struct wl_listener buffer_destroy;
+};
+
+/* --- release points ------------------------------------------------------ */
+
+static void release_destroy(struct sw_release *release)
+{
+	wl_list_remove(&release->buffer_release.link);
+	wl_list_remove(&release->buffer_destroy.link);
+	wl_list_remove(&release->link);
+	timeline_unref(release->timeline);
+	free(release);
+}
+
+static void release_signal(struct sw_release *release)
+{
+	struct sw_explicit_sync *sync = release->sync;
+	if (sw_syncobj_timeline_signal(sync->stats, sync->drm_fd, &release->timeline->handle,
+				       &release->point, 1) == 0) {
+		sync->counters.releases_signalled++;
+	} else {
+		sync->counters.release_errors++;
+		wlr_log_errno(WLR_ERROR, "explicit sync: cannot signal release point %" PRIu64
+			      " of timeline@%u", release->point, release->timeline->resource_id);
+	}
+	release_destroy(release);
+}
+
+/* The release point signals when the GPU has finished every render job that
+ * might have sampled the buffer. The wlr_buffer "release" that got us here
+ * comes from the CPU: GLES2 only flushes, the headless backend reports
+ * "presented" right after the commit, a failed output commit or the retire
+ * timeout never waited for anything. Only the render target's fence knows,
+ * so the point takes it; the CPU signals only when no frame had one. */
+static void release_finish(struct sw_release *release)
+{
+	struct sw_explicit_sync *sync = release->sync;
+	if (sync->render_fence < 0) {
+		release_signal(release);
+		return;
+	}
+	if (sw_syncobj_point_import_sync_file(sync->stats, sync->drm_fd, release->timeline->handle,
+					      release->point, sync->render_fence) != 0) {
+		sync->counters.release_errors++;
+		wlr_log_errno(WLR_ERROR, "explicit sync: cannot import the render fence into "
+			      "release point %" PRIu64 " of timeline@%u; signalling it from the CPU",
+			      release->point, release->timeline->resource_id);
+		release_signal(release);
+		return;
+	}
+	sync->counters.releases_signalled++;
+	sync->counters.releases_fenced++;
+	release_destroy(release);
+}
+
+/* The buffer is no longer referenced. pixman reads while building the
+ * frame, so by now it is done: the CPU signals, no extra latency. With a GPU
+ * renderer the frames that might have read it (all committed so far) may
+ * still be rendering: release_finish() hands the point their render fence,
+ * after the frames that had none have retired (presented or dropped).
+ * Scanout needs nothing more: the backend holds a buffer lock until it has
+ * flipped away from it. */
+static void release_buffer_gone(struct sw_release *release)
+{
+	struct sw_server *server = release->sync->server;
+	wl_list_remove(&release->buffer_release.link);
+	wl_list_init(&release->buffer_release.link);
+	wl_list_remove(&release->buffer_destroy.link);
+	wl_list_init(&release->buffer_destroy.link);
+	release->buffer = NULL;
+	if (!release->sync->release_after_frames) {
+		release_signal(release);
+		return;
+	}
+	/* An unfenced frame whose commit failed never got its number; the
+	 * frames committed so far bound the wait then. */
+	release->barrier = release->sync->unfenced_frame;
+	if (release->barrier > server->frames_committed)
+		release->barrier = server->frames_committed;
+	if (server_frames_retired(server) >= release->barrier)
+		release_finish(release);
+	else
+		release->sync->counters.releases_deferred++;
+}
+
+static void handle_buffer_release(struct wl_listener *listener, void *data)
+{
+	struct sw_release *release = wl_container_of(listener, release, buffer_release);
+	release_buffer_gone(release);
+}
+
+static void handle_buffer_destroy(struct wl_listener *listener, void *data)
+{
+	/* Only reachable if the buffer was unlocked before we looked: release
+	 * fires before destroy otherwise. */
+	struct sw_release *release = wl_container_of(listener, release, buffer_destroy);
+	release_buffer_gone(release);
+}
+
+void handle_frames_retired(struct wl_listener *listener, void *data)
+{
+	struct sw_explicit_sync *sync = wl_container_of(listener, sync, frames_retired);
+	uint64_t retired = server_frames_retired(sync->server);
+	struct sw_release *release, *tmp;
+	wl_list_for_each_safe(release, tmp, &sync->releases, link) {
+		if (!release->buffer && release->barrier <= retired)
+			release_finish(release);
+	}
+}
+
+bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buffer,
+		    struct sw_imported_timeline *timeline, uint64_t point)
+{
+	struct sw_release *release = calloc(1, sizeof(*release));
+	if (!release)
+		return false;
+	release->sync = sync;
+	release->timeline = timeline_ref(timeline);
+	release->point = point;
+	release->buffer = buffer;
+	/* The pending state holds a lock on the buffer, so its release event
+	 * cannot have fired yet; a buffer committed again gets one tracker
+	 * per commit and all of them fire at its final release. */
+	release->buffer_release.notify = handle_buffer_release;
+	wl_signal_add(&buffer->events.release, &release->buffer_release);
+	release->buffer_destroy.notify = handle_buffer_destroy;
+	wl_signal_add(&buffer->events.destroy, &release->buffer_destroy);
+	wl_list_insert(sync->releases.prev, &release->link);
+	return true;
+}
+
+void release_trackers_finish(struct sw_explicit_sync *sync)
+{
+	/* Nothing renders any more: released buffers' points can go now
+	 * (on the render fence where there is one).
+	 * Buffers still referenced (by what, at this point?) are dropped
+	 * without a signal, since nothing guarantees they are unused. */
+	size_t unreleased = 0;
+	struct sw_release *release, *release_tmp;
+	wl_list_for_each_safe(release, release_tmp, &sync->releases, link) {
+		if (release->buffer) {
+			unreleased++;
+			release_destroy(release);
+		} else {
+			release_finish(release);
+		}
+	}
+	if (unreleased)
+		wlr_log(WLR_ERROR, "explicit sync: %zu buffer(s) still referenced at exit; "
+			"their release points were not signalled", unreleased);
+}
+
+/* A fence that signals when the writes to buffer are done, or -1. */
+static int buffer_write_fence(struct wlr_buffer *buffer, const char **why)
+{
+	/* The fences a reader waits for are the writers': DMA_BUF_SYNC_READ
+	 * asks for exactly those. */
+	struct wlr_dmabuf_attributes dmabuf;
+	struct dma_buf_export_sync_file export = { .flags = DMA_BUF_SYNC_READ, .fd = -1 };
+	if (!wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
+		*why = "the render target is not a dmabuf";
+		return -1;
+	}
+	if (ioctl(dmabuf.fd[0], DMA_BUF_IOCTL_EXPORT_SYNC_FILE, &export) != 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	struct pollfd pfd = { .fd = export.fd, .events = POLLIN };
+	if (poll(&pfd, 1, 0) != 0) {
+		*why = "its fence was signalled when the frame was submitted";
+		close(export.fd);
+		return -1;
+	}
+	return export.fd;
+}
+
+void sw_explicit_sync_frame_rendered(struct sw_explicit_sync *sync, struct wlr_buffer *target)
+{
+	if (!sync->release_after_frames)
+		return;
+	const char *why = NULL;
+	int fence = buffer_write_fence(target, &why);
+	if (fence < 0) {
+		/* The frame being committed gets the next number. */
+		sync->unfenced_frame = sync->server->frames_committed + 1;
+		if (!sync->unfenced_logged)
+			wlr_log(WLR_INFO, "explicit sync: a frame without a render fence (%s): "
+				"releases after it wait for it to be presented", why);
+		sync->unfenced_logged = true;
+		return;
+	}
+	if (sync->render_fence < 0) {
+		sync->render_fence = fence;
+		return;
+	}
+	/* Merging keeps the newest fence per GPU context and drops signalled
+	 * ones, so the merged fence stays small however long syncway runs, and
+	 * covers every queue a frame was rendered on. */
+	struct sync_merge_data merge = { .name = "syncway-render", .fd2 = fence };
+	if (ioctl(sync->render_fence, SYNC_IOC_MERGE, &merge) == 0) {
+		close(sync->render_fence);
+		sync->render_fence = merge.fence;
+	} else {
+		/* The older jobs finish before this one on the same queue; with
+		 * several queues this is the best left to do. */
+		wlr_log_errno(WLR_ERROR, "explicit sync: SYNC_IOC_MERGE of render fences");
+		close(sync->render_fence);
+		sync->render_fence = dup(fence);
+	}
+	close(fence);
+}
