@@ -86,6 +86,20 @@ static bool create_shm(struct sw_display *d, struct sw_buffer *b, uint32_t forma
 	return true;
 }
 
+/* The wl_buffer of a one-plane dmabuf; the fd is the caller's. */
+static struct wl_buffer *dmabuf_wl_buffer(struct sw_display *d, int fd, uint32_t format,
+					  uint64_t modifier, uint32_t offset, uint32_t stride,
+					  int width, int height)
+{
+	struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(d->dmabuf);
+	zwp_linux_buffer_params_v1_add(params, fd, 0, offset, stride, modifier >> 32,
+				       modifier & 0xffffffff);
+	struct wl_buffer *wl_buffer = zwp_linux_buffer_params_v1_create_immed(params, width, height,
+									      format, 0);
+	zwp_linux_buffer_params_v1_destroy(params);
+	return wl_buffer;
+}
+
 static bool create_dmabuf(struct sw_display *d, struct sw_buffer *b, uint32_t format)
 {
 	uint64_t offset, size, modifier;
@@ -106,12 +120,8 @@ static bool create_dmabuf(struct sw_display *d, struct sw_buffer *b, uint32_t fo
 	if (drmPrimeHandleToFD(b->card_fd, b->dumb_handle, DRM_CLOEXEC | DRM_RDWR, &fd))
 		return false;
 	/* Dumb buffers are linear; pixman in syncway reads exactly that. */
-	struct zwp_linux_buffer_params_v1 *params = zwp_linux_dmabuf_v1_create_params(d->dmabuf);
-	zwp_linux_buffer_params_v1_add(params, fd, 0, 0, b->stride, modifier >> 32,
-				       modifier & 0xffffffff);
-	b->wl_buffer = zwp_linux_buffer_params_v1_create_immed(params, b->width, b->height,
-							       format, 0);
-	zwp_linux_buffer_params_v1_destroy(params);
+	b->modifier = modifier;
+	b->wl_buffer = dmabuf_wl_buffer(d, fd, format, modifier, 0, b->stride, b->width, b->height);
 	close(fd);
 	return true;
 }
@@ -127,6 +137,7 @@ struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type typ
 	b->card_fd = card_fd;
 	b->release = release;
 	b->release_fd = -1;
+	b->dmabuf_fd = -1;
 	b->data = MAP_FAILED;
 	bool ok = type == SW_BUFFER_DMABUF ? d->dmabuf && create_dmabuf(d, b, format) :
 					     create_shm(d, b, format);
@@ -137,6 +148,31 @@ struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type typ
 		errno = err;
 		return NULL;
 	}
+	wl_buffer_add_listener(b->wl_buffer, &buffer_listener, b);
+	return b;
+}
+
+struct sw_buffer *sw_buffer_create_gpu(struct sw_display *d, int dmabuf_fd, uint32_t format,
+				       uint64_t modifier, uint32_t offset, uint32_t stride,
+				       int width, int height, struct sw_timeline *release)
+{
+	if (!d->dmabuf) {
+		close(dmabuf_fd);
+		errno = ENOTSUP;
+		return NULL;
+	}
+	struct sw_buffer *b = calloc(1, sizeof(*b));
+	b->type = SW_BUFFER_DMABUF;
+	b->width = width;
+	b->height = height;
+	b->stride = stride;
+	b->card_fd = -1;
+	b->release = release;
+	b->release_fd = -1;
+	b->dmabuf_fd = dmabuf_fd;
+	b->modifier = modifier;
+	b->data = MAP_FAILED;
+	b->wl_buffer = dmabuf_wl_buffer(d, dmabuf_fd, format, modifier, offset, stride, width, height);
 	wl_buffer_add_listener(b->wl_buffer, &buffer_listener, b);
 	return b;
 }
@@ -153,6 +189,8 @@ void sw_buffer_destroy(struct sw_buffer *b)
 		drmModeDestroyDumbBuffer(b->card_fd, b->dumb_handle);
 	if (b->release_fd >= 0)
 		close(b->release_fd);
+	if (b->dmabuf_fd >= 0)
+		close(b->dmabuf_fd);
 	sw_timeline_destroy(b->release);
 	free(b);
 }

@@ -1,7 +1,9 @@
 /* Client buffers for explicit sync: CPU-mapped 32-bit RGB memory shared with
  * the compositor either as a dmabuf (a dumb buffer exported with PRIME) or
- * as wl_shm, each with its own release timeline. A buffer is free again once
- * its release point is signalled; wl_buffer.release is only counted. */
+ * as wl_shm, each with its own release timeline; or a dmabuf a GPU renders
+ * into (a GBM buffer), which the client does not map. A buffer is free
+ * again once its release point is signalled; wl_buffer.release is only
+ * counted. */
 #ifndef SW_CLIENT_BUFFER_H
 #define SW_CLIENT_BUFFER_H
 
@@ -21,12 +23,14 @@ enum sw_buffer_type {
 struct sw_buffer {
 	enum sw_buffer_type type;
 	struct wl_buffer *wl_buffer;
-	void *data;
+	void *data;                   /* MAP_FAILED: not mapped (a GPU buffer) */
 	size_t size;
 	uint32_t stride;
 	int width, height;
 	int card_fd; /* dmabuf: the primary node owning dumb_handle */
 	uint32_t dumb_handle;
+	int dmabuf_fd;                /* a GPU buffer's dmabuf, or -1 */
+	uint64_t modifier;            /* the modifier it was announced with */
 
 	struct sw_timeline *release;  /* NULL without explicit sync */
 	uint64_t release_point;       /* last one handed out; 0: never committed */
@@ -43,6 +47,14 @@ struct sw_buffer {
 struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type type, int card_fd,
 				   uint32_t format, int width, int height,
 				   struct sw_timeline *release);
+/* A dmabuf someone else allocated (one plane; a GPU renders into it),
+ * announced with modifier (DRM_FORMAT_MOD_INVALID: implicit). Takes
+ * dmabuf_fd, which the buffer keeps open (for its implicit fences) until
+ * it is destroyed; on failure it is closed. No CPU mapping: data is
+ * MAP_FAILED, so checksum and fill are not for these. */
+struct sw_buffer *sw_buffer_create_gpu(struct sw_display *d, int dmabuf_fd, uint32_t format,
+				       uint64_t modifier, uint32_t offset, uint32_t stride,
+				       int width, int height, struct sw_timeline *release);
 void sw_buffer_destroy(struct sw_buffer *b);
 
 const char *sw_buffer_type_name(enum sw_buffer_type type);

@@ -1,6 +1,6 @@
 /* syncway-gears: an animated explicit-sync demo client.
  *
- * Renders three gears (pixman or Vulkan) into dmabufs or wl_shm buffers,
+ * Renders three gears (pixman, Vulkan or GLES2) into dmabufs or wl_shm buffers,
  * hands each frame to the compositor with an acquire point, and reuses a
  * buffer only once its release point is signalled (an eventfd per busy
  * buffer in the poll loop; wl_buffer.release is only counted). Paced by
@@ -353,7 +353,7 @@ static void run(struct gears *g)
 static void usage(FILE *f, int status)
 {
 	fputs("usage: syncway-gears [--mode fifo|frame-callback|mailbox] [--target-fps N]\n"
-	      "                     [--buffer dmabuf|shm] [--renderer pixman|vulkan]\n"
+	      "                     [--buffer dmabuf|shm] [--renderer pixman|vulkan|gles2]\n"
 	      "                     [--size WxH] [--duration S] [--frames N] [--buffers N]\n"
 	      "                     [--gpu-time MS] [--json FILE] [--checksum] [--png FILE]\n"
 	      "                     [--report SEC] [--refresh HZ] [--title NAME]\n", f);
@@ -406,7 +406,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 				usage(stderr, 2);
 			break;
 		case 'r':
-			if (strcmp(optarg, "pixman") && strcmp(optarg, "vulkan"))
+			if (strcmp(optarg, "pixman") && strcmp(optarg, "vulkan") && strcmp(optarg, "gles2"))
 				usage(stderr, 2);
 			o->renderer = optarg;
 			break;
@@ -435,8 +435,31 @@ static void parse_options(struct options *o, int argc, char **argv)
 		usage(stderr, 2);
 }
 
+/* A GPU renderer's own dmabufs: no fallback, it can draw into nothing else. */
+static void create_renderer_buffers(struct gears *g)
+{
+	if (g->opt.buffer_type != SW_BUFFER_DMABUF)
+		sw_die("the %s renderer draws into its own dmabufs only: use --buffer dmabuf",
+		       g->renderer->impl->name);
+	for (int i = 0; i < g->opt.n_buffers; i++) {
+		char err[256];
+		struct sw_timeline *release = sw_timeline_create(g->display->syncobj_manager, g->drm_fd, &g->stats);
+		if (!release)
+			sw_die("cannot create a release timeline: %s", strerror(errno));
+		g->buffers[i] = g->renderer->impl->create_buffer(g->renderer, g->display, DRM_FORMAT_XRGB8888,
+								 g->opt.width, g->opt.height, release,
+								 err, sizeof(err));
+		if (!g->buffers[i])
+			sw_die("cannot create buffer %d: %s", i, err);
+	}
+}
+
 static void create_buffers(struct gears *g)
 {
+	if (g->renderer->impl->create_buffer) {
+		create_renderer_buffers(g);
+		return;
+	}
 	if (g->opt.buffer_type == SW_BUFFER_DMABUF) {
 		/* dmabuf first; wl_shm when the compositor or device can't. */
 		const char *why = NULL;
@@ -603,10 +626,21 @@ int main(int argc, char **argv)
 	if (g.drm_fd < 0)
 		sw_die("%s", err);
 
-	if (strcmp(g.opt.renderer, "vulkan") == 0)
+	if (strcmp(g.opt.renderer, "vulkan") == 0) {
 		g.renderer = sw_renderer_vulkan_create(g.opt.width, g.opt.height, err, sizeof(err));
-	else
+	} else if (strcmp(g.opt.renderer, "gles2") == 0) {
+		/* Its buffers are not mapped: nothing to checksum or picture. */
+		if (g.opt.checksum || g.opt.png_path)
+			sw_die("--checksum and --png read the buffers with the CPU; the gles2 renderer's are not mapped");
+		g.renderer = sw_renderer_gles2_create(g.drm_fd, err, sizeof(err));
+		if (!g.renderer) {
+			/* No GPU to speak of: a plain failure, not a usage error. */
+			fprintf(stderr, "syncway-gears: gles2 renderer: %s\n", err);
+			return 1;
+		}
+	} else {
 		g.renderer = sw_renderer_pixman_create(err, sizeof(err));
+	}
 	if (!g.renderer)
 		sw_die("%s renderer: %s", g.opt.renderer, err);
 	if (g.opt.json_path && !(g.json = fopen(g.opt.json_path, "w")))
@@ -678,7 +712,8 @@ int main(int argc, char **argv)
 	check_final_releases(&g);
 	report(&g, secs);
 
-	/* The renderer first: Vulkan may have imported the buffer mappings. */
+	/* The renderer first: Vulkan may have imported the buffer mappings,
+	 * GLES2 has EGLImages of the dmabufs. */
 	sw_renderer_destroy(g.renderer);
 	for (int i = 0; i < g.opt.n_buffers; i++)
 		sw_buffer_destroy(g.buffers[i]);

@@ -1,9 +1,11 @@
 /* Renderers behind one small interface. A frame is a scene of coloured
  * rectangles (three gears, glxgears' layout) so that every renderer draws
- * the same picture without shaders. draw() fills a CPU-mapped sw_buffer:
- * either the pixels are in it on return (*sync_file_fd = -1: the client
- * signals the acquire point itself) or they will be once the returned
- * sync_file signals (the client imports it into the acquire point). */
+ * the same picture without shaders. draw() fills a sw_buffer: either the
+ * pixels are in it on return (*sync_file_fd = -1: the client signals the
+ * acquire point itself) or they will be once the returned sync_file
+ * signals (the client imports it into the acquire point). pixman and
+ * Vulkan draw into CPU-mapped buffers the client made; a renderer with
+ * create_buffer (GLES2) draws only into buffers it allocated itself. */
 #ifndef SW_CLIENT_RENDERER_H
 #define SW_CLIENT_RENDERER_H
 
@@ -35,6 +37,11 @@ struct sw_renderer_impl {
 	bool (*draw)(struct sw_renderer *r, const struct sw_scene *scene, struct sw_buffer *buffer,
 		     int *sync_file_fd);
 	void (*destroy)(struct sw_renderer *r);
+	/* NULL, or: a dmabuf of this renderer's own for the compositor,
+	 * reason in err when it cannot make one. */
+	struct sw_buffer *(*create_buffer)(struct sw_renderer *r, struct sw_display *d, uint32_t format,
+					   int width, int height, struct sw_timeline *release,
+					   char *err, size_t err_len);
 };
 
 struct sw_renderer {
@@ -45,6 +52,12 @@ struct sw_renderer {
 struct sw_renderer *sw_renderer_pixman_create(char *err, size_t err_len);
 /* Renders offscreen at width x height; NULL (reason in err) without a device. */
 struct sw_renderer *sw_renderer_vulkan_create(int width, int height, char *err, size_t err_len);
+
+/* GLES2 through EGL on a GBM device made on drm_fd (the render node the
+ * client's syncobjs live on), rendering into GBM dmabufs; every draw
+ * returns the sync_file of its GPU job (EGL_ANDROID_native_fence_sync).
+ * NULL (reason in err) without EGL, GBM, dmabuf import or native fences. */
+struct sw_renderer *sw_renderer_gles2_create(int drm_fd, char *err, size_t err_len);
 
 static inline bool sw_renderer_draw(struct sw_renderer *r, const struct sw_scene *s, struct sw_buffer *b,
 				    int *sync_file_fd)
