@@ -24,6 +24,7 @@
 #include <wlr/types/wlr_tearing_control_v1.h>
 #include <wlr/types/wlr_presentation_time.h>
 #include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_subcompositor.h>
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -430,6 +431,7 @@ int main(int argc, char *argv[])
 	wlr_data_device_manager_create(server.display);
 	wlr_viewporter_create(server.display);
 	wlr_presentation_create(server.display, server.backend);
+	wlr_screencopy_manager_v1_create(server.display);
 
 	server.output_layout = wlr_output_layout_create(server.display);
 	server.scene = wlr_scene_create();
