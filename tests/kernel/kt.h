@@ -18,6 +18,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <linux/sync_file.h>
+
 #include <xf86drm.h>
 
 #include "clock.h"
@@ -207,6 +209,27 @@ const char *kt_state1(int fd, uint32_t handle, char *buf, size_t len);
 #define KT_STATE_ALL_UP_TO 4096u
 bool kt_state_probed(uint32_t n, uint32_t i);
 char *kt_fix_state(const struct kt_fix *f);
+
+/* ---- sync_files (kt_state.c) ---------------------------------------------- */
+
+/* What SYNC_IOC_FILE_INFO says about a sync_file: its status (1 signalled,
+ * 0 pending, < 0 the error) and its fences (containers unwrapped). */
+#define KT_SYNC_MAX_FENCES 8
+struct kt_sync_info {
+	int status;
+	uint32_t n;   /* fences in the file; the first KT_SYNC_MAX_FENCES are in f[] */
+	struct sync_fence_info f[KT_SYNC_MAX_FENCES];
+};
+void kt_sync_info(int sync_file, struct kt_sync_info *si);
+int kt_sync_status(int sync_file);
+/* "S", "P" or "E" for a status, as in the state tokens. */
+const char *kt_sync_letter(int status);
+/* poll()s the sync_file: true once it has signalled, false after timeout_ms. */
+bool kt_sync_wait(int sync_file, int timeout_ms);
+/* Whether the one fence of sync_file one, signalled, is among the fences of
+ * other: same driver, timeline and signal time (the time, in ns, that
+ * dma_fence_signal stamped on it tells one fence from every other). */
+bool kt_sync_same_fence(int one, int other);
 
 /* ---- the maximum counts (kt.c) ------------------------------------------------ */
 

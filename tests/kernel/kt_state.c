@@ -1,8 +1,10 @@
-/* Reading syncobj states back, one handle at a time, for the transcripts. */
+/* Reading syncobj states back, one handle at a time, for the transcripts,
+ * and what a sync_file holds. */
 #include "kt.h"
 
 #include <errno.h>
 #include <linux/sync_file.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,81 @@ static int query1(int fd, uint32_t handle, uint32_t flags, uint64_t *point)
 		.flags = flags,
 	};
 	return kt_ioctl(fd, DRM_IOCTL_SYNCOBJ_QUERY, &q);
+}
+
+void kt_sync_info(int sync_file, struct kt_sync_info *si)
+{
+	struct sync_file_info info = { 0 };
+	struct sync_fence_info *f;
+	int ret = kt_ioctl(sync_file, SYNC_IOC_FILE_INFO, &info);
+
+	sw_assert_f(ret == 0, "SYNC_IOC_FILE_INFO failed: %s", kt_ret(ret));
+	memset(si, 0, sizeof(*si));
+	si->status = info.status;
+	si->n = info.num_fences;
+	if (!info.num_fences)
+		return;
+	/* The fences, a second call: the kernel wants room for all of them. */
+	f = calloc(info.num_fences, sizeof(*f));
+	sw_assert(f);
+	info.sync_fence_info = (uintptr_t)f;
+	ret = kt_ioctl(sync_file, SYNC_IOC_FILE_INFO, &info);
+	if (ret == 0) {
+		si->status = info.status;
+		si->n = info.num_fences;
+		memcpy(si->f, f,
+		       (si->n < KT_SYNC_MAX_FENCES ? si->n : KT_SYNC_MAX_FENCES) * sizeof(*f));
+	}
+	free(f);
+	sw_assert_f(ret == 0, "SYNC_IOC_FILE_INFO (fences) failed: %s", kt_ret(ret));
+}
+
+int kt_sync_status(int sync_file)
+{
+	struct sync_file_info info = { 0 };
+	int ret = kt_ioctl(sync_file, SYNC_IOC_FILE_INFO, &info);
+
+	sw_assert_f(ret == 0, "SYNC_IOC_FILE_INFO failed: %s", kt_ret(ret));
+	return info.status;
+}
+
+const char *kt_sync_letter(int status)
+{
+	return status > 0 ? "S" : status == 0 ? "P" : "E";
+}
+
+bool kt_sync_wait(int sync_file, int timeout_ms)
+{
+	struct pollfd p = { .fd = sync_file, .events = POLLIN };
+	int64_t end = sw_clock_ns(CLOCK_MONOTONIC) + (int64_t)timeout_ms * 1000000;
+
+	for (;;) {
+		int left = (int)((end - sw_clock_ns(CLOCK_MONOTONIC)) / 1000000);
+		int r = poll(&p, 1, left > 0 ? left : 0);
+
+		if (r > 0)
+			return true;
+		sw_assert_f(r == 0 || errno == EINTR, "poll on a sync_file failed: %m");
+		if (r == 0 && left <= 0)
+			return false;
+	}
+}
+
+bool kt_sync_same_fence(int one, int other)
+{
+	struct kt_sync_info a, b;
+
+	kt_sync_info(one, &a);
+	kt_sync_info(other, &b);
+	sw_assert_f(a.n == 1 && a.status == 1, "not one signalled fence (%u fences, status %d)",
+		    a.n, a.status);
+	for (uint32_t i = 0; i < b.n && i < KT_SYNC_MAX_FENCES; i++) {
+		if (b.f[i].timestamp_ns == a.f[0].timestamp_ns &&
+		    !strcmp(b.f[i].driver_name, a.f[0].driver_name) &&
+		    !strcmp(b.f[i].obj_name, a.f[0].obj_name))
+			return true;
+	}
+	return false;
 }
 
 const char *kt_state1(int fd, uint32_t handle, char *buf, size_t len)
@@ -38,11 +115,8 @@ const char *kt_state1(int fd, uint32_t handle, char *buf, size_t len)
 		letter = 'N'; /* drm_syncobj_find_fence: no fence */
 	} else {
 		sw_assert_f(ret == 0, "EXPORT_SYNC_FILE failed: %s", kt_ret(ret));
-		struct sync_file_info info = { 0 };
-		ret = kt_ioctl(e.fd, SYNC_IOC_FILE_INFO, &info);
+		letter = kt_sync_letter(kt_sync_status(e.fd))[0];
 		close(e.fd);
-		sw_assert_f(ret == 0, "SYNC_IOC_FILE_INFO failed: %s", kt_ret(ret));
-		letter = info.status > 0 ? 'S' : info.status == 0 ? 'P' : 'E';
 	}
 	ret = query1(fd, handle, 0, &q);
 	sw_assert_f(ret == 0, "QUERY of one handle failed: %s", kt_ret(ret));

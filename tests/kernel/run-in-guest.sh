@@ -7,6 +7,8 @@
 #   SYNCWAY_KT_EXPECT  base|patched: also run syncobj-kmalloc-count --expect it
 #   SYNCWAY_KT_LEAK=1  also run syncobj-leak-check
 #   SYNCWAY_KT_SKIP_MAX=1  skip the max-count subtests (slow debug kernels)
+# syncobj-gpu-fence needs a 3D virtio-gpu (tools/vm-run --gpu virgl); without
+# one its subtests skip and it writes no transcript.
 # Exit status: 0 when every binary passed.
 set -u
 out=${1:?usage: run-in-guest.sh OUTDIR}
@@ -16,7 +18,7 @@ mkdir -p "$out/transcripts" || exit 2
 rm -f "$out"/transcripts/*.txt "$out/results.jsonl"
 status=0
 for bin in syncobj-wait syncobj-timeline-wait syncobj-reset syncobj-signal \
-	syncobj-timeline-signal syncobj-query; do
+	syncobj-timeline-signal syncobj-query syncobj-gpu-fence; do
 	start=$(date +%s%3N)
 	"$build/tests/kernel/$bin" --json "$json" \
 		--transcript "$out/transcripts/$bin.txt" || status=1
