@@ -201,7 +201,10 @@ bool ct_objtrace_start(char *why, size_t why_len)
 		return false;
 	}
 	tr.active = true;
-	write_file(tr.dir, "buffer_size_kb", "8192");
+	/* With a GPU renderer every release point takes a temporary syncobj
+	 * (the render fence's import), several events each: the backlog
+	 * subtest's hundred thousand releases overflowed 8 MiB. */
+	write_file(tr.dir, "buffer_size_kb", "65536");
 	/* The call site is the function that called kmalloc/kfree: the
 	 * syncobj itself is kzalloc'ed in drm_syncobj_create and kfree'd in
 	 * drm_syncobj_free. '.function' filters exist since Linux 6.2;
