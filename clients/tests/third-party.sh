@@ -16,24 +16,33 @@
 # explicit sync. A client that cannot run in the guest (no GPU for it) is a
 # SKIP with its reason, never a pass.
 # Environment: SYNCWAY=PATH another syncway binary (e.g. an ASan build),
-# THIRD_PARTY_SECS=N the longest a client runs (default 40).
+# THIRD_PARTY_SECS=N the longest a client runs (default 40),
+# THIRD_PARTY_SET=gles2: instead, the EGL clients against syncway on GLES2,
+# for a guest with a 3D virtio-gpu (tools/vm-run --gpu virgl); results as
+# third-party@virgl.
 # PASS/FAIL/SKIP lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs in
-# /results/third-party/.
+# /results/third-party[@virgl]/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=third-party
+set=${THIRD_PARTY_SET:-pixman}
+case "$set" in
+pixman) variant= ;;
+gles2) variant=@virgl ;;
+*) echo "third-party.sh: THIRD_PARTY_SET is pixman or gles2, not '$set'" >&2; exit 2 ;;
+esac
+result_suite=third-party$variant
 build=${1:-build}
 syncway=${SYNCWAY:-$build/compositor/syncway}
 secs=${THIRD_PARTY_SECS:-40}
 min_presented=20
-out=/results/third-party
+out=/results/third-party$variant
 # syncway's statistics are read while it writes them: on the guest's tmpfs,
 # not over 9p (see tests/conformance/run-in-guest), copied at the end.
 stats=$(mktemp -d /tmp/third-party.XXXXXX) || exit 2
 trap 'cp "$stats"/* "$out"/ 2>/dev/null; rm -rf "$stats"' EXIT
 mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
 chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR WLR_RENDERER=pixman
+export XDG_RUNTIME_DIR WLR_RENDERER=$set
 unset WAYLAND_DISPLAY DISPLAY
 export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/tmp/mesa-shader-cache}
 
@@ -167,6 +176,27 @@ cannot_run() {
 	grep -qE "$2" "$out/$1.client.log" || return 1
 	result "$1" skip "$3: $(grep -E "$2" "$out/$1.client.log" | head -n 1 | cut -c1-120)"
 }
+
+# On GLES2 over virgl: Mesa's EGL clients render on the guest's 3D
+# virtio-gpu and hand syncway dmabufs. Mesa's EGL Wayland platform has no
+# linux-drm-syncobj-v1 code (25.0 in the root, nor 26.1), so none of them
+# sets acquire points: what they show is that syncway's GPU renderer
+# composites real GPU-rendered dmabufs, implicitly synchronised.
+if [ "$set" = gles2 ]; then
+	for client in weston-simple-egl es2gears_wayland eglgears_wayland weston-simple-dmabuf-egl \
+		weston-simple-dmabuf-feedback; do
+		headless "$client-frames-reach-output" "$client"
+		check "$client-frames-reach-output"
+		# A GPU client must have handed over dmabufs, not shm.
+		if uses "$out/$client-frames-reach-output.client.log" zwp_linux_dmabuf_v1; then
+			result "$client-hands-over-dmabufs" pass
+		else
+			result "$client-hands-over-dmabufs" fail "it did not bind zwp_linux_dmabuf_v1"
+		fi
+	done
+	result_summary
+	exit
+fi
 
 headless vkgears-fifo-frames-reach-output "vkgears"
 check vkgears-fifo-frames-reach-output
