@@ -327,6 +327,13 @@ struct sw_renderer *sw_renderer_gles2_create(int drm_fd, char *err, size_t err_l
 		(PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
 	if (!get_platform_display)
 		return fail(r, err, err_len, "EGL has no eglGetPlatformDisplayEXT");
+	/* A device without 3D (virtio-gpu without virgl) has a GBM device
+	 * too, whose buffers are dumb buffers a render node may not make. */
+	struct gbm_bo *probe = gbm_bo_create(r->gbm, 64, 64, GBM_FORMAT_XRGB8888, GBM_BO_USE_RENDERING);
+	if (!probe)
+		return fail(r, err, err_len, "GBM cannot allocate a buffer to render into on the render "
+			    "node (%s): no 3D GPU there (virtio-gpu without virgl?)", strerror(errno));
+	gbm_bo_destroy(probe);
 	r->display = get_platform_display(EGL_PLATFORM_GBM_KHR, r->gbm, NULL);
 	EGLint major, minor;
 	if (r->display == EGL_NO_DISPLAY || !eglInitialize(r->display, &major, &minor)) {
