@@ -1,6 +1,7 @@
 #include <drm_fourcc.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "buffer.h"
 #include "linux-dmabuf-v1-client-protocol.h"
+#include "linux-drm-syncobj-v1-client-protocol.h"
 
 static void buffer_handle_release(void *data, struct wl_buffer *wl_buffer)
 {
@@ -224,6 +226,78 @@ void sw_buffer_released(struct sw_buffer *b)
 		b->release_fd = -1;
 	}
 	b->busy = false;
+}
+
+uint64_t sw_buffer_attach_explicit(struct sw_buffer *b, struct wl_surface *surface,
+				   struct wp_linux_drm_syncobj_surface_v1 *sync_surface,
+				   struct sw_timeline *acquire, uint64_t acquire_point)
+{
+	uint64_t release = sw_buffer_next_release(b);
+	if (!release)
+		return 0;
+	wp_linux_drm_syncobj_surface_v1_set_acquire_point(sync_surface, acquire->proxy,
+							  acquire_point >> 32, acquire_point & 0xffffffff);
+	wp_linux_drm_syncobj_surface_v1_set_release_point(sync_surface, b->release->proxy,
+							  release >> 32, release & 0xffffffff);
+	wl_surface_attach(surface, b->wl_buffer, 0, 0);
+	wl_surface_damage_buffer(surface, 0, 0, b->width, b->height);
+	return release;
+}
+
+#define DISPATCH_MAX_BUFFERS 16
+
+bool sw_buffers_dispatch(struct sw_display *d, struct sw_buffer *const *buffers, int n,
+			 int timeout_ms, void (*released)(void *data, int i), void *data)
+{
+	struct wl_display *dpy = d->display;
+	while (wl_display_prepare_read(dpy) != 0)
+		wl_display_dispatch_pending(dpy);
+	if (wl_display_flush(dpy) < 0 && errno != EAGAIN) {
+		wl_display_cancel_read(dpy);
+		return false;
+	}
+	struct pollfd fds[DISPATCH_MAX_BUFFERS + 1];
+	int owner[DISPATCH_MAX_BUFFERS];
+	int n_fds = 0;
+	for (int i = 0; i < n && i < DISPATCH_MAX_BUFFERS; i++) {
+		if (buffers[i]->busy && buffers[i]->release_fd >= 0) {
+			owner[n_fds] = i;
+			fds[n_fds++] = (struct pollfd){ .fd = buffers[i]->release_fd, .events = POLLIN };
+		}
+	}
+	fds[n_fds] = (struct pollfd){ .fd = wl_display_get_fd(dpy), .events = POLLIN };
+	int ret = poll(fds, n_fds + 1, timeout_ms);
+	for (int i = 0; ret > 0 && i < n_fds; i++)
+		if (fds[i].revents & POLLIN)
+			released(data, owner[i]);
+	if (ret > 0 && (fds[n_fds].revents & POLLIN)) {
+		if (wl_display_read_events(dpy) < 0)
+			return false;
+	} else {
+		wl_display_cancel_read(dpy);
+	}
+	return wl_display_dispatch_pending(dpy) >= 0;
+}
+
+int sw_buffers_wait_released(struct sw_buffer *const *buffers, int n, struct sw_syncobj_stats *stats,
+			     int drm_fd, int64_t timeout_ns, int *n_busy)
+{
+	uint32_t handles[DISPATCH_MAX_BUFFERS];
+	uint64_t points[DISPATCH_MAX_BUFFERS];
+	int busy = 0;
+	for (int i = 0; i < n && i < DISPATCH_MAX_BUFFERS; i++) {
+		if (buffers[i]->busy) {
+			handles[busy] = buffers[i]->release->handle;
+			points[busy++] = buffers[i]->release_point;
+		}
+	}
+	*n_busy = busy;
+	if (!busy)
+		return 0;
+	return sw_syncobj_timeline_wait(stats, drm_fd, handles, points, busy,
+					sw_syncobj_timeout_abs(timeout_ns),
+					DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT |
+					DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL);
 }
 
 void sw_buffer_fill(struct sw_buffer *b, uint32_t colour)

@@ -13,7 +13,11 @@
 #include <drm_fourcc.h>
 
 #include "display.h"
+#include "syncobj.h"
 #include "timeline.h"
+
+struct wl_surface;
+struct wp_linux_drm_syncobj_surface_v1;
 
 enum sw_buffer_type {
 	SW_BUFFER_DMABUF,
@@ -76,6 +80,28 @@ uint64_t sw_buffer_next_release(struct sw_buffer *b);
 uint64_t sw_buffer_take_release(struct sw_buffer *b);
 /* Consumes the armed eventfd after poll() said it is readable. */
 void sw_buffer_released(struct sw_buffer *b);
+
+/* Hands b to surface for its next commit with explicit sync: the acquire
+ * point, b's next release point (eventfd armed), attach, damage of the
+ * whole buffer; the caller commits. Returns the release point, 0 when the
+ * eventfd cannot be armed (errno set). */
+uint64_t sw_buffer_attach_explicit(struct sw_buffer *b, struct wl_surface *surface,
+				   struct wp_linux_drm_syncobj_surface_v1 *sync_surface,
+				   struct sw_timeline *acquire, uint64_t acquire_point);
+/* One wait of a client's loop, up to timeout_ms, on the Wayland fd and the
+ * release eventfds of the busy ones among buffers: released(data, i) for
+ * each buffer i whose release point signalled, before any Wayland event is
+ * read (it sees the buffer first, and then consumes the eventfd with
+ * sw_buffer_released), then the events are dispatched. False when the
+ * connection is lost. At most 16 buffers. */
+bool sw_buffers_dispatch(struct sw_display *d, struct sw_buffer *const *buffers, int n,
+			 int timeout_ms, void (*released)(void *data, int i), void *data);
+/* After the surface is gone: one TIMELINE_WAIT (WAIT_ALL) for the last
+ * release point of every busy buffer, timeout_ns from now. 0 when all
+ * signalled (they stay marked busy: the caller takes them back), -errno
+ * otherwise; *n_busy says how many there were. */
+int sw_buffers_wait_released(struct sw_buffer *const *buffers, int n, struct sw_syncobj_stats *stats,
+			     int drm_fd, int64_t timeout_ns, int *n_busy);
 
 /* Every pixel the one colour (in the buffer's format). */
 void sw_buffer_fill(struct sw_buffer *b, uint32_t colour);

@@ -240,15 +240,8 @@ static void draw_and_commit(struct gears *g, struct sw_buffer *b)
 	}
 	if (sync_file >= 0)
 		close(sync_file);
-	uint64_t release = sw_buffer_next_release(b);
-	if (!release)
+	if (!sw_buffer_attach_explicit(b, g->window.surface, g->sync_surface, g->acquire, acquire))
 		sw_die("arming the release eventfd: %s", strerror(errno));
-	wp_linux_drm_syncobj_surface_v1_set_acquire_point(g->sync_surface, g->acquire->proxy,
-							  acquire >> 32, acquire & 0xffffffff);
-	wp_linux_drm_syncobj_surface_v1_set_release_point(g->sync_surface, b->release->proxy,
-							  release >> 32, release & 0xffffffff);
-	wl_surface_attach(g->window.surface, b->wl_buffer, 0, 0);
-	wl_surface_damage_buffer(g->window.surface, 0, 0, b->width, b->height);
 	if (g->fifo) {
 		wp_fifo_v1_set_barrier(g->fifo);
 		wp_fifo_v1_wait_barrier(g->fifo);
@@ -286,37 +279,16 @@ static void draw_and_commit(struct gears *g, struct sw_buffer *b)
 
 /* --- the loop ------------------------------------------------------------- */
 
+static void on_released(void *data, int i)
+{
+	struct gears *g = data;
+	buffer_released(g, g->buffers[i]);
+}
+
 /* Waits up to timeout_ms for Wayland events or release points. */
 static bool dispatch(struct gears *g, int timeout_ms)
 {
-	struct wl_display *dpy = g->display->display;
-	while (wl_display_prepare_read(dpy) != 0)
-		wl_display_dispatch_pending(dpy);
-	if (wl_display_flush(dpy) < 0 && errno != EAGAIN) {
-		wl_display_cancel_read(dpy);
-		return false;
-	}
-	struct pollfd fds[1 + MAX_BUFFERS];
-	struct sw_buffer *owner[1 + MAX_BUFFERS];
-	int n = 0;
-	fds[n++] = (struct pollfd){ .fd = wl_display_get_fd(dpy), .events = POLLIN };
-	for (int i = 0; i < g->opt.n_buffers; i++) {
-		if (g->buffers[i]->busy) {
-			owner[n] = g->buffers[i];
-			fds[n++] = (struct pollfd){ .fd = g->buffers[i]->release_fd, .events = POLLIN };
-		}
-	}
-	int ret = poll(fds, n, timeout_ms);
-	if (ret > 0 && (fds[0].revents & POLLIN)) {
-		if (wl_display_read_events(dpy) < 0)
-			return false;
-	} else {
-		wl_display_cancel_read(dpy);
-	}
-	for (int i = 1; ret > 0 && i < n; i++)
-		if (fds[i].revents & POLLIN)
-			buffer_released(g, owner[i]);
-	return wl_display_dispatch_pending(dpy) >= 0;
+	return sw_buffers_dispatch(g->display, g->buffers, g->opt.n_buffers, timeout_ms, on_released, g);
 }
 
 static bool time_is_up(struct gears *g)
@@ -497,29 +469,17 @@ static void create_buffers(struct gears *g)
  * (rule 32); the checksums of those last buffers are checked too. */
 static void check_final_releases(struct gears *g)
 {
-	uint32_t handles[MAX_BUFFERS];
-	uint64_t points[MAX_BUFFERS];
-	struct sw_buffer *owners[MAX_BUFFERS];
-	int n = 0;
-	for (int i = 0; i < g->opt.n_buffers; i++) {
-		struct sw_buffer *b = g->buffers[i];
-		if (b->busy) {
-			owners[n] = b;
-			handles[n] = b->release->handle;
-			points[n++] = b->release_point;
-		}
-	}
-	int ret = n ? sw_syncobj_timeline_wait(&g->stats, g->drm_fd, handles, points, n,
-					       sw_syncobj_timeout_abs(FINAL_RELEASE_TIMEOUT_NS),
-					       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT |
-					       DRM_SYNCOBJ_WAIT_FLAGS_WAIT_ALL, NULL) : 0;
+	int n;
+	int ret = sw_buffers_wait_released(g->buffers, g->opt.n_buffers, &g->stats, g->drm_fd,
+					   FINAL_RELEASE_TIMEOUT_NS, &n);
 	if (ret) {
 		fail(g, "%d release points not signalled within 2 s of destroying the surface (%s)",
 		     n, strerror(-ret));
 		return;
 	}
-	for (int i = 0; i < n; i++)
-		buffer_released(g, owners[i]);
+	for (int i = 0; i < g->opt.n_buffers; i++)
+		if (g->buffers[i]->busy)
+			buffer_released(g, g->buffers[i]);
 	fprintf(stderr, "syncway-gears: all %d last release points signalled after the surface was destroyed\n", n);
 }
 
