@@ -41,6 +41,10 @@ struct gles2_renderer {
 	bool modifiers; /* EGL_EXT_image_dma_buf_import_modifiers */
 	struct gles2_target *targets;
 	size_t n_targets;
+	/* sw_renderer_gles2_busy: a scratch target and a slow shader */
+	GLuint busy_texture, busy_framebuffer, busy_program, busy_vbo;
+	GLint busy_seed;
+	unsigned busy_jobs;
 
 	PFNEGLCREATEIMAGEKHRPROC create_image;
 	PFNEGLDESTROYIMAGEKHRPROC destroy_image;
@@ -220,6 +224,33 @@ static void clear(uint32_t rgb)
 	glClear(GL_COLOR_BUFFER_BIT);
 }
 
+/* Submits the commands so far; the sync_file of the job (-1 on error). */
+static int flush(struct gles2_renderer *r)
+{
+	/* A native fence sync materializes at the flush. */
+	const EGLint attribs[] = { EGL_SYNC_NATIVE_FENCE_FD_ANDROID, EGL_NO_NATIVE_FENCE_FD_ANDROID,
+				   EGL_NONE };
+	EGLSyncKHR sync = r->create_sync(r->display, EGL_SYNC_NATIVE_FENCE_ANDROID, attribs);
+	if (sync == EGL_NO_SYNC_KHR) {
+		fprintf(stderr, "gles2 renderer: eglCreateSyncKHR: 0x%x\n", eglGetError());
+		return -1;
+	}
+	glFlush();
+	int fd = r->dup_native_fence_fd(r->display, sync);
+	r->destroy_sync(r->display, sync);
+	if (fd == EGL_NO_NATIVE_FENCE_FD_ANDROID) {
+		fprintf(stderr, "gles2 renderer: eglDupNativeFenceFDANDROID: 0x%x\n", eglGetError());
+		return -1;
+	}
+	GLenum error = glGetError();
+	if (error != GL_NO_ERROR) {
+		fprintf(stderr, "gles2 renderer: GL error 0x%x\n", error);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static bool gles2_draw(struct sw_renderer *base, const struct sw_scene *s, struct sw_buffer *b,
 		       int *sync_file_fd)
 {
@@ -245,30 +276,107 @@ static bool gles2_draw(struct sw_renderer *base, const struct sw_scene *s, struc
 	}
 	glDisable(GL_SCISSOR_TEST);
 	glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	*sync_file_fd = flush(r);
+	return *sync_file_fd >= 0;
+}
 
-	/* The fence of the commands so far: it materializes at the flush. */
-	const EGLint attribs[] = { EGL_SYNC_NATIVE_FENCE_FD_ANDROID, EGL_NO_NATIVE_FENCE_FD_ANDROID,
-				   EGL_NONE };
-	EGLSyncKHR sync = r->create_sync(r->display, EGL_SYNC_NATIVE_FENCE_ANDROID, attribs);
-	if (sync == EGL_NO_SYNC_KHR) {
-		fprintf(stderr, "gles2 renderer: eglCreateSyncKHR: 0x%x\n", eglGetError());
+/* --- keeping the GPU busy ------------------------------------------------ */
+
+#define BUSY_SIZE 256
+
+static const char busy_vertex_source[] =
+	"attribute vec2 pos;\n"
+	"void main() { gl_Position = vec4(pos, 0.0, 1.0); }\n";
+/* A loop the compiler cannot fold: 256 dependent steps per pixel. */
+static const char busy_fragment_source[] =
+	"precision highp float;\n"
+	"uniform float seed;\n"
+	"void main() {\n"
+	"	float x = fract(gl_FragCoord.x * 0.0137 + gl_FragCoord.y * 0.0071 + seed);\n"
+	"	for (int i = 0; i < 256; i++)\n"
+	"		x = fract(x * 1.618 + 0.31);\n"
+	"	gl_FragColor = vec4(x, x, x, 1.0);\n"
+	"}\n";
+
+static GLuint compile(GLenum type, const char *source)
+{
+	GLuint shader = glCreateShader(type);
+	glShaderSource(shader, 1, &source, NULL);
+	glCompileShader(shader);
+	GLint ok = GL_FALSE;
+	glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+	if (!ok) {
+		char log[512] = "";
+		glGetShaderInfoLog(shader, sizeof(log), NULL, log);
+		fprintf(stderr, "gles2 renderer: shader: %s\n", log);
+		glDeleteShader(shader);
+		return 0;
+	}
+	return shader;
+}
+
+static bool busy_init(struct gles2_renderer *r)
+{
+	GLuint vs = compile(GL_VERTEX_SHADER, busy_vertex_source);
+	GLuint fs = compile(GL_FRAGMENT_SHADER, busy_fragment_source);
+	if (!vs || !fs) {
+		glDeleteShader(vs);
+		glDeleteShader(fs);
 		return false;
 	}
-	glFlush();
-	int fd = r->dup_native_fence_fd(r->display, sync);
-	r->destroy_sync(r->display, sync);
-	if (fd == EGL_NO_NATIVE_FENCE_FD_ANDROID) {
-		fprintf(stderr, "gles2 renderer: eglDupNativeFenceFDANDROID: 0x%x\n", eglGetError());
+	r->busy_program = glCreateProgram();
+	glAttachShader(r->busy_program, vs);
+	glAttachShader(r->busy_program, fs);
+	glBindAttribLocation(r->busy_program, 0, "pos");
+	glLinkProgram(r->busy_program);
+	glDeleteShader(vs);
+	glDeleteShader(fs);
+	GLint ok = GL_FALSE;
+	glGetProgramiv(r->busy_program, GL_LINK_STATUS, &ok);
+	if (!ok) {
+		fprintf(stderr, "gles2 renderer: the busy program does not link\n");
 		return false;
 	}
-	GLenum error = glGetError();
-	if (error != GL_NO_ERROR) {
-		fprintf(stderr, "gles2 renderer: GL error 0x%x\n", error);
-		close(fd);
-		return false;
+	r->busy_seed = glGetUniformLocation(r->busy_program, "seed");
+	static const GLfloat quad[] = { -1, -1, 1, -1, -1, 1, 1, 1 };
+	glGenBuffers(1, &r->busy_vbo);
+	glBindBuffer(GL_ARRAY_BUFFER, r->busy_vbo);
+	glBufferData(GL_ARRAY_BUFFER, sizeof(quad), quad, GL_STATIC_DRAW);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glGenTextures(1, &r->busy_texture);
+	glBindTexture(GL_TEXTURE_2D, r->busy_texture);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, BUSY_SIZE, BUSY_SIZE, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+	glBindTexture(GL_TEXTURE_2D, 0);
+	glGenFramebuffers(1, &r->busy_framebuffer);
+	glBindFramebuffer(GL_FRAMEBUFFER, r->busy_framebuffer);
+	glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, r->busy_texture, 0);
+	GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+	glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	return status == GL_FRAMEBUFFER_COMPLETE;
+}
+
+int sw_renderer_gles2_busy(struct sw_renderer *base, int draws)
+{
+	if (base->impl != &gles2_impl)
+		return -1;
+	struct gles2_renderer *r = (struct gles2_renderer *)base;
+	if (!r->busy_program && !busy_init(r))
+		return -1;
+	glBindFramebuffer(GL_FRAMEBUFFER, r->busy_framebuffer);
+	glViewport(0, 0, BUSY_SIZE, BUSY_SIZE);
+	glUseProgram(r->busy_program);
+	glBindBuffer(GL_ARRAY_BUFFER, r->busy_vbo);
+	glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+	glEnableVertexAttribArray(0);
+	for (int i = 0; i < draws; i++) {
+		glUniform1f(r->busy_seed, (float)(r->busy_jobs++ % 1000) / 1000.0f);
+		glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
 	}
-	*sync_file_fd = fd;
-	return true;
+	glDisableVertexAttribArray(0);
+	glBindBuffer(GL_ARRAY_BUFFER, 0);
+	glUseProgram(0);
+	glBindFramebuffer(GL_FRAMEBUFFER, 0);
+	return flush(r);
 }
 
 static void gles2_destroy(struct sw_renderer *base)
@@ -278,6 +386,14 @@ static void gles2_destroy(struct sw_renderer *base)
 		eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, r->context);
 		for (size_t i = 0; i < r->n_targets; i++)
 			target_finish(r, &r->targets[i]);
+		if (r->busy_program)
+			glDeleteProgram(r->busy_program);
+		if (r->busy_framebuffer)
+			glDeleteFramebuffers(1, &r->busy_framebuffer);
+		if (r->busy_texture)
+			glDeleteTextures(1, &r->busy_texture);
+		if (r->busy_vbo)
+			glDeleteBuffers(1, &r->busy_vbo);
 		eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 		eglDestroyContext(r->display, r->context);
 	}

@@ -58,6 +58,11 @@ struct sw_renderer *sw_renderer_vulkan_create(int width, int height, char *err, 
  * returns the sync_file of its GPU job (EGL_ANDROID_native_fence_sync).
  * NULL (reason in err) without EGL, GBM, dmabuf import or native fences. */
 struct sw_renderer *sw_renderer_gles2_create(int drm_fd, char *err, size_t err_len);
+/* GLES2 only: keeps the GPU busy for a while (draws full-target quads of a
+ * slow fragment shader into a scratch target) and submits them without
+ * waiting. Returns the job's sync_file, or -1 when r is not GLES2 or the
+ * GL side failed. */
+int sw_renderer_gles2_busy(struct sw_renderer *r, int draws);
 
 static inline bool sw_renderer_draw(struct sw_renderer *r, const struct sw_scene *s, struct sw_buffer *b,
 				    int *sync_file_fd)
