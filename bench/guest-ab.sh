@@ -12,6 +12,11 @@
 #              for the per-patch table.
 # MODE hardened: the same into hardened-icount-KERNEL-rROUND.jsonl, and the
 #              CPU vulnerabilities the kernel reports, for the hardened table.
+# MODE virgl:  no microbenchmark: the frame benchmark with a real driver, in a
+#              guest with a 3D virtio-gpu under the instruction clock
+#              (tools/vm-run --gpu virgl --icount): syncway headless on GLES2
+#              with syncway-gears --renderer gles2 in mailbox mode, and the
+#              CPU time of both processes over a window (bench/busy-window).
 # Settings come from the environment (tools/report passes them in):
 #   SYNCWAY_BENCH_BATCHES, SYNCWAY_BENCH_CALLS, SYNCWAY_BENCH_WARMUP  microbenchmark
 #   SYNCWAY_BENCH_FRAME_SECS   length of the frame run (s; 0 = no frame run)
@@ -23,12 +28,47 @@
 #                              (default 2)
 #   SYNCWAY_BENCH_OFFLOAD_OUTPUT  headless mode of the offload runs
 #                              (default 64x64@60)
+#   SYNCWAY_BENCH_VIRGL_SECS   measured window of the virgl run (guest s,
+#                              default 4), after SYNCWAY_BENCH_VIRGL_WARMUP
+#                              (default 1) from the client's first frame
+#   SYNCWAY_BENCH_VIRGL_SIZE   output and client size of the virgl run
+#                              (default 64x64; the output runs at 60 Hz)
 set -u
 mode=$1 kernel=$2 round=$3 out=$4
 mkdir -p "$out"
 tag=$mode-$kernel-r$round
 b=${SYNCWAY_BENCH_BATCHES:-30} c=${SYNCWAY_BENCH_CALLS:-100} w=${SYNCWAY_BENCH_WARMUP:-200}
 cat /proc/loadavg >"$out/guest-loadavg-$tag.txt"
+# The virgl run: all its files in tmpfs until it ends (no 9p in the window,
+# see docs/bench.md). syncway and the client are started, the window opens
+# SYNCWAY_BENCH_VIRGL_WARMUP guest seconds after the client said it is about
+# to draw, busy-window samples both processes' schedstat at its ends, and
+# SIGTERM ends the client (it then writes its summary; syncway -x follows).
+if [ "$mode" = virgl ]; then
+	t=/tmp/virgl-$tag size=${SYNCWAY_BENCH_VIRGL_SIZE:-64x64}
+	mkdir -p "$t" && mkdir -p -m 700 /run/user/0
+	export XDG_RUNTIME_DIR=/run/user/0 WLR_BACKENDS=headless WLR_RENDERER=gles2
+	build/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" --headless-size "$size@60" \
+		-s "echo \$\$ >$t/client.pid; exec build/clients/syncway-gears --renderer gles2 \
+			--buffer dmabuf --mode mailbox --size $size --json $t/client.jsonl >$t/client.txt 2>&1" \
+		>/dev/null 2>"$t/syncway.log" &
+	spid=$! i=0
+	while ! grep -q 'buffers, mailbox mode$' "$t/client.txt" 2>/dev/null && [ $i -lt 1200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	build/bench/busy-window --warmup "${SYNCWAY_BENCH_VIRGL_WARMUP:-1}" \
+		--window "${SYNCWAY_BENCH_VIRGL_SECS:-4}" --json "$t/window.jsonl" "$spid" \
+		"$(cat "$t/client.pid" 2>/dev/null)" 2>"$t/window.log"
+	wrc=$?
+	kill -TERM "$(cat "$t/client.pid" 2>/dev/null)" 2>/dev/null
+	wait "$spid"
+	rc=$?
+	for f in "$t"/*; do cp "$f" "$out/virgl-icount-$kernel-r$round-${f##*/}"; done
+	[ $wrc = 0 ] && [ $rc = 0 ] || { echo "  virgl run failed (window $wrc, syncway $rc), see $out/virgl-icount-$kernel-r$round-*"; exit 1; }
+	echo "  virgl: $(grep -m 1 'frames committed' "$t/client.txt")"
+	exit 0
+fi
 bmode=$mode micro=$out/micro-$tag
 case $mode in
 prefix) bmode=icount micro=$out/prefix-icount-$kernel ;;
