@@ -559,7 +559,7 @@ static bool report(struct check *c)
 	struct sw_series_summary rel;
 	sw_series_summarize(&c->commit_to_release, &rel);
 	printf("syncway-release-check: %s, %d buffers %dx%d at %d,%d: %" PRIu64 " commits, %" PRIu64
-	       " presented; %" PRIu64 " captures checked (at least %ld wanted), %" PRIu64 " failed: %"
+	       " presented; %" PRIu64 " captures checked (at least %ld wanted), %" PRIu64 " not taken; %"
 	       PRIu64 " poison, %" PRIu64 " torn, %" PRIu64 " foreign; %" PRIu64 " releases, %" PRIu64
 	       " early (fence pending), %" PRIu64 " poison renders, %" PRIu64 " with the GPU still busy; "
 	       "commit->release ms median %.2f min %.2f: %s\n",

@@ -1,0 +1,117 @@
+#!/bin/sh
+# The demo clients on a real GPU: syncway on GLES2 and the clients on GLES2,
+# in a guest with a 3D virtio-gpu (tools/vm-run --gpu virgl):
+#   tools/vm-run --gpu virgl -q -- sh clients/tests/gpu.sh [BUILD_DIR]
+# - syncway-gears --renderer gles2: every acquire point is a GPU job's fence
+#   (an EGL native fence, still pending at commit), syncway waits for it and
+#   releases on its render jobs' fences;
+# - syncway-release-check against syncway: no captured frame shows what the
+#   client renders into a buffer once its release point signals, and no
+#   release point signals while a GPU job on the buffer is pending;
+# - the same check against syncway mutants built by tools/test in
+#   build-mutants/ (tests/conformance/mutants.py): it must fail on a syncway
+#   that signals the release at commit (m6) and on one that signals it when
+#   the CPU lets go, before the render job is done (m10). Without the
+#   mutants' binaries those subtests are a FAIL, not a skip: the check must
+#   be shown able to fail.
+# PASS/FAIL lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs in
+# /results/clients-gpu/.
+# shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
+. "${0%/*}/../../tests/lib/result.sh"
+result_suite=clients-gpu
+build=${1:-build}
+syncway=$build/compositor/syncway
+out=/results/clients-gpu
+mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
+chmod 700 "$XDG_RUNTIME_DIR"
+export XDG_RUNTIME_DIR WLR_BACKENDS=headless WLR_RENDERER=gles2 WLR_LIBINPUT_NO_DEVICES=1
+
+# run NAME SYNCWAY EXPECT COMMAND: COMMAND as the client of SYNCWAY; sets
+# ok/why from syncway's log (exit status, leaks, EXPECT's strings).
+run() {
+	name=$1 bin=$2 expect=$3
+	shift 3
+	log=$out/$name.log
+	timeout -s TERM 120 "$bin" --report 0 -x -s "$*" >"$log" 2>&1
+	if run_problems "$log" $? "$expect"; then ok=1; else ok=0; fi
+	why=$run_problems
+}
+
+verdict() {
+	if [ $ok = 1 ]; then
+		result "$1" pass
+	else
+		echo "  last lines of $out/$1.log:"
+		tail -n 8 "$out/$1.log" | sed 's/^/    /'
+		result "$1" fail "${why#; }"
+	fi
+}
+
+# releases LOG: "SIGNALLED FENCED" of syncway's explicit-sync exit line.
+releases() {
+	sed -n 's/^syncway: explicit sync: .* \([0-9][0-9]*\) release points signalled (\([0-9][0-9]*\) on render fences.*/\1 \2/p' "$1"
+}
+
+# A GPU client must hand over pending GPU fences, syncway must wait for them
+# and release on its own render fences, every one of them.
+for mode in mailbox fifo; do
+	name=gears-gles2-$mode-acquires-on-gpu-fences
+	run "$name" "$syncway" \
+		"(0 alive)|0 protocol errors|acquire from render sync_file|last release points signalled" \
+		"$build/clients/syncway-gears --renderer gles2 --buffer dmabuf --mode $mode --duration 3 --report 1 --size 128x128"
+	set -- $(releases "$log")
+	if [ $# != 2 ] || [ "$1" -lt 20 ]; then
+		ok=0 why="$why; fewer than 20 release points signalled (${1:-none})"
+	elif [ $(($1 - $2)) -gt 3 ]; then
+		# Before the first frame is rendered there is no render fence, and
+		# nothing has read a buffer replaced by then: a mailbox client's
+		# first commits may be released from the CPU. Only those.
+		ok=0 why="$why; only $2 of $1 release points on render fences"
+	fi
+	waited=$(sed -n 's/^syncway: commits: .* (\([0-9][0-9]*\) explicit sync, \([0-9][0-9]*\) waited on the acquire point.*/\2/p' "$log")
+	# A fence still pending at commit is what makes it a GPU fence (a
+	# CPU renderer's is signalled at export); the client counts them.
+	pending=$(sed -n 's/^syncway-gears: [0-9]* acquire points from render sync_files, \([0-9][0-9]*\) of them still pending.*/\1/p' "$log")
+	[ "${pending:-0}" -ge 1 ] || { ok=0; why="$why; no acquire fence was pending at commit"; }
+	[ "${waited:-0}" -ge 1 ] || { ok=0; why="$why; syncway never waited on an acquire point"; }
+	echo "# $name: ${1:-?} releases, ${2:-?} on render fences; ${pending:-?} acquire fences" \
+		"pending at commit, ${waited:-?} commits waited"
+	verdict "$name"
+done
+
+# release_check NAME SYNCWAY: syncway-release-check against SYNCWAY; sets
+# ok (1 when the client passed) and the client's summary line in $summary.
+release_check() {
+	run "$1" "$2" "" "$build/clients/syncway-release-check --frames 300 --json $out/$1.json"
+	summary=$(grep '^syncway-release-check: .*: \(PASS\|FAIL\)' "$out/$1.log" | tail -n 1)
+	echo "# $1: ${summary#syncway-release-check: }"
+}
+
+release_check release-check-passes-on-syncway "$syncway"
+case "$summary" in *": PASS") ;; *) ok=0 why="$why; the client did not pass: ${summary:-no summary line}" ;; esac
+verdict release-check-passes-on-syncway
+
+# mutant NAME MUTANT WHAT: the check must fail against the mutant, for WHAT
+# (a pattern of its summary line).
+mutant() {
+	bin=build-mutants/$2/syncway
+	if [ ! -x "$bin" ]; then
+		result "$1" fail "no mutant binary $bin (tools/test builds it)"
+		return
+	fi
+	release_check "$1" "$bin"
+	case "$summary" in
+	*": FAIL")
+		if echo "$summary" | grep -qE "$3"; then
+			result "$1" pass
+		else
+			result "$1" fail "it failed, but not for the expected reason /$3/: $summary"
+		fi
+		;;
+	*) result "$1" fail "the mutant $2 passed the check: ${summary:-no summary line}" ;;
+	esac
+}
+mutant release-check-catches-release-at-commit m6-release-at-commit ' [1-9][0-9]* poison'
+mutant release-check-catches-release-before-render-done m10-release-before-render-done ' [1-9][0-9]* early'
+
+result_summary
