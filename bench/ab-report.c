@@ -18,6 +18,8 @@
  *   DIR/hardened-icount-<kernel>-r<N>.jsonl  syncobj-bench on the hardened flavours
  *   DIR/hardened-vulnerabilities-<kernel>.txt  their /sys/.../cpu/vulnerabilities
  *                                         (both optional)
+ *   DIR/virgl-icount-<kernel>-r<N>-{window,syncway,client}.jsonl  the virgl frame
+ *                                         benchmark (optional; bench/ab_virgl.c)
  *   KDIR/kmalloc-<kernel>.json            syncobj-kmalloc-count --out lines (optional)
  * A JSON line that lacks a key the report needs is an error, not a default.
  * Outputs: FILE.md; PREFIX-data/ (one value per line, per series); PREFIX-plots.gp
@@ -40,11 +42,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ab-report.h"
 #include "json.h"
-#include "stats.h"
 
 #define MAX_CASES 64
-#define MAX_RUNS 32
 #define MAX_BATCHES 4096
 #define FRAME_WARMUP_NS 2000000000LL
 #define WINDOW_NS 5000000000LL
@@ -54,7 +55,7 @@
 #define DETECT_EFFECT 0.05
 
 enum { ICOUNT, WALL };
-static const char *kernels[2] = { "base", "patched" };
+const char *const kernels[2] = { "base", "patched" };
 static const char *modes[2] = { "icount", "wall" };
 
 struct series {
@@ -102,7 +103,6 @@ static struct frame_data frames[2];
  * per boot, kernel and sync mode. */
 enum { SYNC_EXPLICIT, SYNC_NONE };
 static const char *syncs[2] = { "explicit", "none" };
-#define MAX_KINDS 16
 /* The largest share of a window the guest may idle: idle time is time the
  * instruction clock jumped over (I/O waits), not work. */
 #define OFFLOAD_MAX_IDLE 0.001
@@ -111,8 +111,8 @@ static const char *syncs[2] = { "explicit", "none" };
 #define CONSISTENCY_TOLERANCE 0.2
 
 /* syncobj ioctl kinds as common/syncobj.c names them in JSON. */
-static char kind_names[MAX_KINDS][24];
-static int nkinds;
+char kind_names[MAX_KINDS][24];
+int nkinds;
 
 struct offload_run {
 	int round;
@@ -137,19 +137,7 @@ static struct offload_series offload[2][2]; /* [kernel][sync] */
 static char meta_keys[64][32], meta_vals[64][1024];
 static int nmeta;
 
-/* Where the report goes. */
-struct report {
-	FILE *md;
-	const char *raw;	/* DIR */
-	const char *ministat;
-	const char *kdir;	/* kmalloc-<kernel>.json, or NULL */
-	const char *plots;	/* PREFIX */
-	const char *pbase;	/* basename of PREFIX, for links in FILE.md */
-	char datadir[4096];	/* PREFIX-data */
-	struct stats_rng rng;
-};
-
-static _Noreturn void die(const char *fmt, ...)
+_Noreturn void die(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -163,8 +151,7 @@ static _Noreturn void die(const char *fmt, ...)
 /* snprintf for paths and commands built from the command line and the names
  * in the raw directory: one that does not fit is an error, never a shortened
  * name that opens or runs something else. */
-static void __attribute__((format(printf, 3, 4)))
-format_fit(char *buf, size_t size, const char *fmt, ...)
+void format_fit(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -202,22 +189,13 @@ static void read_meta(const char *dir)
 	fclose(f);
 }
 
-/* One line of a JSON-lines file, and where it came from for error messages.
- * The files are flat objects written by our own tools, so a key is found by
- * its quoted name; nested objects are searched with jobject(). */
-struct jline {
-	const char *path;
-	long no;
-	const char *text;
-};
-
 /* Where the value of "key" starts, or NULL. */
-static const char *jfind(const struct jline *l, const char *key)
+const char *jfind(const struct jline *l, const char *key)
 {
 	return sw_json_find(l->text, key);
 }
 
-static const char *jneed(const struct jline *l, const char *key)
+const char *jneed(const struct jline *l, const char *key)
 {
 	const char *p = jfind(l, key);
 	if (!p)
@@ -225,7 +203,7 @@ static const char *jneed(const struct jline *l, const char *key)
 	return p;
 }
 
-static double jnum_at(const struct jline *l, const char *key, const char *p)
+double jnum_at(const struct jline *l, const char *key, const char *p)
 {
 	char *end;
 	double v = strtod(p, &end);
@@ -234,7 +212,7 @@ static double jnum_at(const struct jline *l, const char *key, const char *p)
 	return v;
 }
 
-static double jnum(const struct jline *l, const char *key)
+double jnum(const struct jline *l, const char *key)
 {
 	return jnum_at(l, key, jneed(l, key));
 }
@@ -246,7 +224,7 @@ static double jnum_optional(const struct jline *l, const char *key, double absen
 	return p ? jnum_at(l, key, p) : absent;
 }
 
-static void jstr(const struct jline *l, const char *key, char *out, size_t len)
+void jstr(const struct jline *l, const char *key, char *out, size_t len)
 {
 	const char *p = jneed(l, key);
 	if (*p != '"')
@@ -258,7 +236,7 @@ static void jstr(const struct jline *l, const char *key, char *out, size_t len)
 	out[n] = 0;
 }
 
-static bool jbool(const struct jline *l, const char *key)
+bool jbool(const struct jline *l, const char *key)
 {
 	const char *p = jneed(l, key);
 	if (!strncmp(p, "true", 4))
@@ -286,18 +264,9 @@ static bool blank(const char *line)
 	return line[strspn(line, " \t\r\n")] == 0;
 }
 
-/* A JSON-lines file read line by line: blank lines are skipped, and l names
- * the current line (file and number) for error messages. */
-struct jreader {
-	FILE *f;
-	char *buf;
-	size_t cap;
-	struct jline l;
-};
-
 /* Dies when path cannot be read, except that a missing file is false when
  * it may be missing (!must). */
-static bool jreader_open(struct jreader *r, const char *path, bool must)
+bool jreader_open(struct jreader *r, const char *path, bool must)
 {
 	*r = (struct jreader){ .l = { .path = path } };
 	r->f = fopen(path, "r");
@@ -306,7 +275,7 @@ static bool jreader_open(struct jreader *r, const char *path, bool must)
 	return r->f != NULL;
 }
 
-static bool jreader_next(struct jreader *r)
+bool jreader_next(struct jreader *r)
 {
 	while (getline(&r->buf, &r->cap, r->f) > 0) {
 		r->l.no++;
@@ -317,7 +286,7 @@ static bool jreader_next(struct jreader *r)
 	return false;
 }
 
-static void jreader_close(struct jreader *r)
+void jreader_close(struct jreader *r)
 {
 	free(r->buf);
 	fclose(r->f);
@@ -493,7 +462,7 @@ static void read_frame(const char *dir, const char *name, int kernel)
 	fd->runs++;
 }
 
-static int kind_index(const struct jline *l, const char *name)
+int kind_index(const struct jline *l, const char *name)
 {
 	for (int i = 0; i < nkinds; i++)
 		if (!strcmp(kind_names[i], name))
@@ -506,7 +475,7 @@ static int kind_index(const struct jline *l, const char *name)
 
 /* For each member "kind":N or "kind":[N,...] of the object "key": out[kind]
  * += N (the call count, for common/syncobj.c's arrays) or = N when assign. */
-static void add_kinds(const struct jline *l, const char *key, double *out, bool assign)
+void add_kinds(const struct jline *l, const char *key, double *out, bool assign)
 {
 	char obj[1024], name[32];
 	jobject(l, key, obj, sizeof(obj));
@@ -599,7 +568,7 @@ static void read_offload(const char *dir, const char *name, int kernel, int sync
 	os->runs++;
 }
 
-static int kernel_index(const char *path, const char *kernel)
+int kernel_index(const char *path, const char *kernel)
 {
 	for (int k = 0; k < 2; k++)
 		if (!strcmp(kernel, kernels[k]))
@@ -718,12 +687,15 @@ static void read_raw(const char *dir)
 		char label[8];
 		int plen = -1;
 		sscanf(nm, "prefix-icount-%7[a-z0-9].jsonl%n", label, &plen);
-		int hlen = -1;
+		int hlen = -1, vlen = -1;
 		sscanf(nm, "hardened-icount-%15[a-z]-r%d.jsonl%n", kernel, &round, &hlen);
+		sscanf(nm, "virgl-icount-%15[a-z]-r%d-window.jsonl%n", kernel, &round, &vlen);
 		if (plen == whole) {
 			read_prefix(path, label);
 		} else if (hlen == whole) {
 			read_hardened(path, kernel);
+		} else if (vlen == whole) {
+			virgl_read(dir, nm, kernel_index(path, kernel), round);
 		} else if (len == whole) {
 			int m = !strcmp(mode, "icount") ? ICOUNT : !strcmp(mode, "wall") ? WALL : -1;
 			if (m < 0)
@@ -775,7 +747,7 @@ static double kmalloc_allocs(const char *dir, int kernel, const char *case_name,
 	return v;
 }
 
-static void write_values(const char *path, const double *v, size_t n)
+void write_values(const char *path, const double *v, size_t n)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
@@ -786,7 +758,7 @@ static void write_values(const char *path, const double *v, size_t n)
 }
 
 /* Appends syncway-ministat's output for two data files to md, as a code block. */
-static void ministat_block(const struct report *r, const char *args)
+void ministat_block(const struct report *r, const char *args)
 {
 	char cmd[8192], buf[512];
 	format_fit(cmd, sizeof(cmd), "%s %s 2>&1", r->ministat, args);
@@ -830,7 +802,7 @@ static void fmt_shift(char *out, size_t len, const struct stats_interval *in)
 		snprintf(out, len, "%+.1f [%+.1f, %+.1f]", in->estimate, in->lo, in->hi);
 }
 
-static void fmt_rel_ci(char *out, size_t len, const struct stats_boot_verdict *v)
+void fmt_rel_ci(char *out, size_t len, const struct stats_boot_verdict *v)
 {
 	if (isnan(v->rel_lo))
 		snprintf(out, len, "%+.2f %%", 100 * v->rel);
@@ -947,7 +919,7 @@ static void micro_verdicts(int m, struct stats_boot_verdict *v)
 }
 
 /* The median of n per-boot values (n ≤ MAX_RUNS), leaving them as they are. */
-static double median_of(const double *v, int n)
+double median_of(const double *v, int n)
 {
 	double tmp[MAX_RUNS];
 	memcpy(tmp, v, sizeof(double) * (size_t)n);
@@ -957,7 +929,7 @@ static double median_of(const double *v, int n)
 
 /* The icount cost per call of kind with handles on kernel k: the median of
  * the case's per-boot medians; NaN when the microbenchmark has no such case. */
-static double icount_cost(const char *kind, unsigned handles, int k)
+double icount_cost(const char *kind, unsigned handles, int k)
 {
 	for (int i = 0; i < ncases; i++) {
 		const struct micro_case *c = &cases[i];
@@ -1389,6 +1361,11 @@ static double mean_calls(int sync, int kind, bool client)
 			sum += client ? offload[k][sync].run[i].client_calls[kind] :
 					offload[k][sync].run[i].comp_calls[kind];
 	return n ? sum / n : 0;
+}
+
+double offload_model_calls(int kind, bool client)
+{
+	return have_offload(SYNC_EXPLICIT) ? mean_calls(SYNC_EXPLICIT, kind, client) : NAN;
 }
 
 /* A run's syncobj calls per frame, "kind N.NNN, ...", or "none". */
@@ -1906,6 +1883,7 @@ int main(int argc, char **argv)
 
 	write_meta(&r);
 	write_offload(&r);
+	virgl_write(&r);
 	write_micro(&r);
 	write_per_patch(&r);
 	write_hardened(&r);

@@ -4,14 +4,16 @@
  *   usage: busy-window --warmup S --window S --json FILE PID...
  *
  * Sleeps S seconds of warm-up, then takes a snapshot: CLOCK_MONOTONIC, for
- * each PID the sum over its threads of the first field of
- * /proc/PID/task/TID/schedstat (time on the CPU in ns, user and kernel; one
+ * each PID the time its threads spent on the CPU in ns, user and kernel (one
  * instruction per ns under -icount shift=0), and the guest's idle time from
  * /proc/stat; sleeps the window and takes another. Writes one JSON line:
  *   {"type":"window","window_start_ns":T0,"window_end_ns":T1,"idle_ns":N,
  *    "procs":[{"pid":P,"comm":"...","threads":N,"busy_ns":N},...]}
- * busy_ns is the growth over the window; a thread that ends inside the
- * window takes its share with it, one that starts counts whole. The window
+ * busy_ns is the growth over the window of the process's CPU-time clock
+ * (clock_getcpuclockid(): the sum of every thread's sum_exec_runtime, those
+ * that ended included). That is the counter the first field of
+ * /proc/PID/schedstat shows per thread, which the guest kernels do not have
+ * (no CONFIG_SCHED_INFO); threads is the count at the window's end. The window
  * ends are on the clock of syncway's --stats lines, so that the frames inside
  * it can be counted there. Exits non-zero when a process is gone before the
  * window ends: its time would be missing.
@@ -55,36 +57,28 @@ static void sleep_s(double s)
 		;
 }
 
-/* Σ over the threads of p of their time on the CPU; false when p is gone. */
+/* The time p's threads spent on the CPU, ended ones included: the clock
+ * clock_getcpuclockid() gives for a process (its thread group's
+ * sum_exec_runtime, the counter the first field of schedstat shows per
+ * thread); false when p is gone. */
 static bool proc_ns(struct proc *p, unsigned long long *out)
 {
+	clockid_t clock;
+	struct timespec ts;
+	if (clock_getcpuclockid((pid_t)p->pid, &clock) != 0 || clock_gettime(clock, &ts) != 0)
+		return false;
+	*out = (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%ld/task", p->pid);
 	DIR *d = opendir(path);
 	if (!d)
 		return false;
-	unsigned long long sum = 0;
 	int threads = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char file[320];
-		unsigned long long ns;
-		snprintf(file, sizeof(file), "/proc/%ld/task/%s/schedstat", p->pid, e->d_name);
-		FILE *f = fopen(file, "r");
-		if (!f)
-			continue; /* the thread ended meanwhile */
-		if (fscanf(f, "%llu", &ns) == 1) {
-			sum += ns;
-			threads++;
-		}
-		fclose(f);
-	}
+	for (struct dirent *e; (e = readdir(d));)
+		threads += e->d_name[0] != '.';
 	closedir(d);
 	p->threads = threads;
-	*out = sum;
-	return threads > 0;
+	return true;
 }
 
 /* The guest's idle time (idle + iowait of the cpu line), in ns. */
