@@ -346,13 +346,13 @@ void virgl_write(struct report *r)
 		if (ret < 0)
 			die("virgl %s: per-boot comparison failed", value_names[j]);
 		sv[j].cv = stats_pooled_log_sd(b, (size_t)nb, p, (size_t)np);
+		/* Each value a family of its own, as the offload section's: the
+		 * first is the metric, the others take it apart. */
 		ret = stats_boot_compare(b, (size_t)nb, p, (size_t)np, STATS_BOOT_TEST, &tv[j]);
-		if (ret < 0)
+		if (ret < 0 || stats_boot_holm(&tv[j], 1) < 0)
 			die("virgl %s: per-boot test failed", value_names[j]);
 		maxspread[j] = fmax(sv[j].spread_ref, sv[j].spread);
 	}
-	if (stats_boot_holm(tv, NVALUES) < 0)
-		die("out of memory");
 
 	char path[4096], args[9000];
 	for (int k = 0; k < 2; k++) {
@@ -381,7 +381,7 @@ void virgl_write(struct report *r)
 		    "of instructions.\n\n");
 
 	fprintf(md, "| value | boots base / patched | base median | patched median | Δ | verdict (spread "
-		    "rule) | Welch on logs [95 %% CI], permutation p (Holm, 4 values) | verdict (test) |\n"
+		    "rule) | Welch on logs [95 %% CI], permutation p | verdict (test) |\n"
 		    "|---|--:|--:|--:|--:|---|---|---|\n");
 	for (int j = 0; j < NVALUES; j++) {
 		char rel[64], p[32];

@@ -31,6 +31,7 @@ ICOUNT = {
     ('floor', 0): ([494, 494], [494, 494]),
     ('wait', 1): ([1963, 1963], [1266, 1266]),
     ('timeline_wait', 1): ([2054, 2054], [1457, 1457]),
+    ('timeline_wait_pending', 1): ([2237, 2237], [1569, 1569]),
     ('reset', 1): ([1345, 1345], [1010, 1010]),
     ('timeline_signal', 1): ([2343, 2343], [1841, 1841]),
     ('timeline_signal', 2): ([3048, 3048], [2546, 2546]),
@@ -97,6 +98,53 @@ def offload_files(raw, kernel, r, sync, fps):
                                separators=(',', ':')) + '\n')
 
 
+# The virgl runs: busy instructions per client frame of the compositor and
+# the client per boot (1000 client frames in a 2 s window), kernel by kernel:
+# patched is 1000 instructions a frame cheaper in the compositor, with a
+# spread of 60 on both kernels.
+VIRGL_BUSY = {'base': [(70000 + j, 1100000) for j in (0, 20, 40, 60)],
+              'patched': [(69000 + j, 1100000) for j in (0, 20, 40, 60)]}
+# Per client frame: the compositor's calls (TIMELINE_WAIT 1.2, of which 0.7
+# timed out on a pending point), the client's (a render sync_file into the
+# acquire point: CREATE, IMPORT_SYNC_FILE, TRANSFER, DESTROY; an EVENTFD for
+# the release).
+VIRGL_COMP = {'timeline_wait': (24, 14), 'timeline_signal': (20, 0), 'eventfd': (8, 0)}
+VIRGL_CLIENT = ('create', 'import_sync_file', 'transfer', 'destroy', 'eventfd')
+
+
+def virgl_files(raw, kernel, r, busy):
+    """One virgl run: busy-window's line, syncway's commit and frame lines
+    (1000 commits, 400 of them waited on, and 50 presented frames in the
+    window; more outside it), the client's summary of 2000 frames."""
+    prefix = os.path.join(raw, 'virgl-icount-%s-r%d-' % (kernel, r))
+    t0, t1, frames = 2 * 10**9, 4 * 10**9, 1000
+    comp, client = busy
+    with open(prefix + 'window.jsonl', 'w') as f:
+        f.write(json.dumps({'type': 'window', 'window_start_ns': t0, 'window_end_ns': t1,
+                            'idle_ns': 10**7,
+                            'procs': [{'pid': 40, 'comm': 'syncway', 'threads': 4,
+                                       'busy_ns': comp * frames},
+                                      {'pid': 90, 'comm': 'syncway-gears', 'threads': 2,
+                                       'busy_ns': client * frames}]},
+                           separators=(',', ':')) + '\n')
+    with open(prefix + 'syncway.jsonl', 'w') as f:
+        for n in range(1200):
+            t = t0 - 10**8 + n * (2 * 10**6)
+            f.write(json.dumps({'type': 'commit', 't_ns': t, 'surface': 1, 'seq': n,
+                                'waited': n % 5 < 2}, separators=(',', ':')) + '\n')
+        for n in range(60):
+            t = t0 - 2 * 10**8 + n * (4 * 10**7)
+            so = {k: [c, 1000 * c, 0, to] for k, (c, to) in VIRGL_COMP.items()}
+            f.write(json.dumps({'type': 'frame', 't_ns': t, 'presented': True, 'syncobj': so},
+                               separators=(',', ':')) + '\n')
+    with open(prefix + 'client.jsonl', 'w') as f:
+        f.write(json.dumps({'type': 'frame', 'seq': 0, 'result': 'presented'},
+                           separators=(',', ':')) + '\n')
+        f.write(json.dumps({'type': 'summary', 'committed': 2000,
+                            'syncobj': {k: [2000, 2000000, 0, 0] for k in VIRGL_CLIENT}},
+                           separators=(',', ':')) + '\n')
+
+
 def fabricate(raw, wall_boots=WALL_BOOTS):
     rng = random.Random(7)
     os.makedirs(raw)
@@ -109,6 +157,8 @@ def fabricate(raw, wall_boots=WALL_BOOTS):
                     f.write(micro_line(case, handles, [values[k][r]] * 5))
             for sync in ('explicit', 'none'):
                 offload_files(raw, kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r])
+        for r, busy in enumerate(VIRGL_BUSY[kernel]):
+            virgl_files(raw, kernel, r + 1, busy)
         # Rounds 1 and 4 a little slower on both kernels: boots alternate,
         # so a busy host slows the base and the patched boot of a round.
         for r in range(wall_boots):
@@ -139,6 +189,7 @@ class Tool:
         check(p.returncode == status, 'status %d, expected %d: %s' % (p.returncode, status,
                                                                         p.stderr.strip()))
         md = ''
+        self.stdout = p.stdout
         if status == 0:
             with open(os.path.join(out, 'ab.md')) as f:
                 md = f.read()
@@ -211,6 +262,43 @@ def offload_frames(t):
     check(1.0 < float(m.group(2)) < 1.1, 'ratio %s' % m.group(2))
     check('Warning: a run idled' not in frames, 'idle warning without idle time')
     check('"handles"' not in md, 'stray JSON')
+
+
+def virgl_frames(t):
+    md, _ = t.run(t.raw('raw-virgl'))
+    frames = section(md, '## Frame benchmark: real GPU fences on virgl under the instruction clock')
+    # 1000 client frames, 600 ready at commit, 50 presented frames in each window
+    check('| base | 1 | 1000 | 50 | 60.0 % | 1170000 | 23400000 | 70000 | 1100000 |' in frames,
+          'per-boot row: %s' % frames[:3000])
+    row = [line for line in frames.splitlines()
+           if line.startswith('| busy instr / client frame (both processes) | 4 / 4 |')]
+    check(row, 'no verdict row: %s' % frames)
+    # medians 1170030 and 1169030, spread 60 a side: the spread rule and the
+    # test (4 a side, perfectly apart: p = 2 / C(8, 4)) both see -1000
+    check('| 1170030 | 1169030 | -1000 (-0.085 %) | **-0.09 %** |' in row[0], row[0])
+    check(re.search(r'p = 0\.0286 \| -0\.09 % \|$', row[0]), 'test: %s' % row[0])
+    client = [line for line in frames.splitlines()
+              if line.startswith('| client busy instr / client frame |') and '4 / 4' in line]
+    check(client and 'No difference proven (exact)' in client[0], 'client: %s' % client)
+    # compositor: TIMELINE_WAIT 0.5 signalled x -597 + 0.7 pending x -668,
+    # TIMELINE_SIGNAL 1.0 x -502; client: TRANSFER 1.0 x +1 (medians 901.5
+    # and 902.5); CREATE, IMPORT_SYNC_FILE and DESTROY are not benchmarked
+    check('| compositor | timeline_wait, pending (timeline_wait_pending/1) | 0.700 | 2237 | 1569 | -468 |'
+          in frames, 'pending row: %s' % frames)
+    check('| | **total** | | | | **-1267** |' in frames, 'prediction: %s' % frames)
+    check('| client | create | 1.000 | – | – | not benchmarked |' in frames, 'create row')
+    check('the predicted effect is above it' in frames, 'resolution: %s' % frames)
+    check(re.search(r'3 × the larger spread, here 180 instructions', frames), 'resolution size')
+    check('| import_sync_file | 0.000 | 1.000 | 0.000 | 0.000 |' in frames, 'model table: %s' % frames)
+    more = re.search(r'\*\*The model makes more\*\* of ([^;]*); \*\*fewer\*\* of (.*?)\. What that means', frames)
+    check(more, 'no over/under sentence')
+    check("the client's reset (1.00 vs 0.00)" in more.group(1), 'over: %s' % more.group(1))
+    check("the compositor's eventfd (0.00 vs 0.40)" in more.group(2), 'under: %s' % more.group(2))
+    check("timeline_wait (1.00 vs 1.20)" in more.group(2), 'under: %s' % more.group(2))
+    # an asynchronous device: no frames per guest second
+    check('frames/s' not in frames and 'FPS' not in frames, 'a rate per guest second')
+    check('virgl busy instr/client frame: base 1170030, patched 1169030' in t.stdout,
+          'summary line: %s' % t.stdout)
 
 
 # Per-patch icount medians: base, then the kernels of two prefixes.
@@ -301,7 +389,10 @@ def missing_keys_stop(t):
                              ('frame-wall-patched-r3.jsonl', 800, 'cpu_sys_ns'),
                              ('frame-wall-patched-r3.jsonl', 801, 't_ns'),
                              ('offload-icount-base-r1-explicit-client.jsonl', 0, 'busy_ns_per_frame'),
-                             ('offload-icount-patched-r2-none-syncway.jsonl', 40, 'presented')):
+                             ('offload-icount-patched-r2-none-syncway.jsonl', 40, 'presented'),
+                             ('virgl-icount-base-r2-window.jsonl', 0, 'window_end_ns'),
+                             ('virgl-icount-patched-r1-syncway.jsonl', 300, 'waited'),
+                             ('virgl-icount-base-r3-client.jsonl', 1, 'committed')):
         raw = t.raw('raw-%s-%s' % (name, key))
         edit_line(os.path.join(raw, name), index, key)
         _, err = t.run(raw, status=1)
@@ -314,7 +405,7 @@ def optional_key_is_optional(t):
     t.run(raw)
 
 
-CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, per_patch_table, hardened_table,
+CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, virgl_frames, per_patch_table, hardened_table,
           missing_keys_stop, optional_key_is_optional]
 
 
