@@ -498,12 +498,58 @@ void add_kinds(const struct jline *l, const char *key, double *out, bool assign)
 	}
 }
 
+/* The timeouts (the fourth number) of "timeline_wait":[calls,ns,errors,
+ * timeouts] in a frame line's "syncobj", 0 when the frame made none. */
+static double wait_timeouts(const struct jline *l)
+{
+	const char *p = jneed(l, "syncobj");
+	const char *tw = strstr(p, "\"timeline_wait\":[");
+	const char *end = strchr(p, '}');
+	if (!tw || (end && tw > end))
+		return 0;
+	tw += strlen("\"timeline_wait\":[");
+	for (int i = 0; i < 3; i++) {
+		tw = strchr(tw, ',');
+		if (!tw || (end && tw > end))
+			die("%s:%ld: malformed \"timeline_wait\"", l->path, l->no);
+		tw++;
+	}
+	return jnum_at(l, "timeline_wait", tw);
+}
+
+void read_window_lines(const char *path, long long t0, long long t1, struct window_lines *w)
+{
+	struct jreader jr;
+	const struct jline *l = &jr.l;
+	char type[32];
+	*w = (struct window_lines){ 0 };
+	jreader_open(&jr, path, true);
+	while (jreader_next(&jr)) {
+		jstr(l, "type", type, sizeof(type));
+		bool is_frame = !strcmp(type, "frame");
+		if (!is_frame && strcmp(type, "commit"))
+			continue;
+		long long t = (long long)jnum(l, "t_ns");
+		if (t < t0 || t >= t1)
+			continue;
+		if (!is_frame) {
+			w->commits++;
+			w->waited += jbool(l, "waited");
+			continue;
+		}
+		w->presented += jbool(l, "presented");
+		add_kinds(l, "syncobj", w->calls, false);
+		w->wait_timeouts += wait_timeouts(l);
+	}
+	jreader_close(&jr);
+}
+
 /* One offload run: the client's summary, then the compositor's frame and
  * commit lines inside the client's measured window. */
 static void read_offload(const char *dir, const char *name, int kernel, int sync, int round)
 {
 	struct offload_series *os = &offload[kernel][sync];
-	char path[4096], spath[4096], type[32], got[16];
+	char path[4096], spath[4096], got[16];
 	size_t prefix = strlen(name) - strlen("client.jsonl");
 	format_fit(path, sizeof(path), "%s/%s", dir, name);
 	format_fit(spath, sizeof(spath), "%s/%.*ssyncway.jsonl", dir, (int)prefix, name);
@@ -540,31 +586,15 @@ static void read_offload(const char *dir, const char *name, int kernel, int sync
 	if (!frames)
 		die("%s: no summary line", path);
 
-	jreader_open(&jr, spath, true);
-	double comp[MAX_KINDS] = { 0 }, presented = 0, commits = 0;
-	while (jreader_next(&jr)) {
-		jstr(l, "type", type, sizeof(type));
-		bool is_frame = !strcmp(type, "frame");
-		if (!is_frame && strcmp(type, "commit"))
-			continue;
-		long long t = (long long)jnum(l, "t_ns");
-		if (t < t0 || t >= t1)
-			continue;
-		if (!is_frame) {
-			commits++;
-			continue;
-		}
-		presented += jbool(l, "presented");
-		add_kinds(l, "syncobj", comp, false);
-	}
-	jreader_close(&jr);
+	struct window_lines w;
+	read_window_lines(spath, t0, t1, &w);
 	for (int k = 0; k < MAX_KINDS; k++) {
 		r->client_calls[k] = calls[k] / frames;
-		r->comp_calls[k] = comp[k] / frames;
+		r->comp_calls[k] = w.calls[k] / frames;
 		r->handles[k] = (unsigned)handles[k];
 	}
-	r->output_fps = presented / ((double)(t1 - t0) / 1e9);
-	r->commits = commits / frames;
+	r->output_fps = w.presented / ((double)(t1 - t0) / 1e9);
+	r->commits = w.commits / frames;
 	os->runs++;
 }
 
@@ -1368,12 +1398,11 @@ double offload_model_calls(int kind, bool client)
 	return have_offload(SYNC_EXPLICIT) ? mean_calls(SYNC_EXPLICIT, kind, client) : NAN;
 }
 
-/* A run's syncobj calls per frame, "kind N.NNN, ...", or "none". */
-static void write_calls(FILE *md, const double *calls)
+void write_calls(FILE *md, const double *calls, double min)
 {
 	int n = 0;
 	for (int k = 0; k < nkinds; k++)
-		if (calls[k] > 0)
+		if (calls[k] > min)
 			fprintf(md, "%s%s %.3f", n++ ? ", " : "", kind_names[k], calls[k]);
 	if (!n)
 		fputs("none", md);
@@ -1391,9 +1420,9 @@ static void write_offload_runs(FILE *md)
 				fprintf(md, "| %s | %s | %d | %.2f | %.0f | %.3f %% | %.1f | %.3f | %.0f + %.0f | ",
 					kernels[k], syncs[sync], o->round, o->fps, o->busy, 100 * o->idle,
 					o->output_fps, o->commits, o->cpu_user, o->cpu_sys);
-				write_calls(md, o->client_calls);
+				write_calls(md, o->client_calls, 0);
 				fputs(" | ", md);
-				write_calls(md, o->comp_calls);
+				write_calls(md, o->comp_calls, 0);
 				fputs(" |\n", md);
 			}
 	fputc('\n', md);
@@ -1667,18 +1696,25 @@ static void write_frame_verdict(struct report *r)
 	       v.median, v.verdict);
 }
 
+bool section_on_both(FILE *md, const char *title, const char *runs, int base, int patched)
+{
+	fprintf(md, "## %s\n\n", title);
+	if (base && patched)
+		return true;
+	fprintf(md, "%s on one kernel only (%d base, %d patched): no comparison.\n\n", runs, base,
+		patched);
+	return false;
+}
+
 static void write_frames(struct report *r)
 {
 	FILE *md = r->md;
 	char path[4096], args[9000];
 	if (!frames[0].runs && !frames[1].runs)
 		return;
-	fprintf(md, "## Frame benchmark (wall clock)\n\n");
-	if (!frames[0].runs || !frames[1].runs) {
-		fprintf(md, "Frame runs on one kernel only (%d base, %d patched): no comparison.\n\n",
-			frames[0].runs, frames[1].runs);
+	if (!section_on_both(md, "Frame benchmark (wall clock)", "Frame runs", frames[0].runs,
+			     frames[1].runs))
 		return;
-	}
 	fprintf(md, "syncway headless (pixman, one output), the client(s) above in mailbox mode, all "
 		    "on one vCPU; the first %lld s of each run are warm-up and dropped. **Output FPS** = "
 		    "frames the output presented (per run, and per 5 s window); **client commits/s** "

@@ -75,11 +75,27 @@ int kind_index(const struct jline *l, const char *name);
 void add_kinds(const struct jline *l, const char *key, double *out, bool assign);
 int kernel_index(const char *path, const char *kernel);
 
+/* syncway's --stats commit and frame lines with t_ns in [t0, t1): commits,
+ * those whose acquire point was not signalled at commit, presented frames,
+ * the frame lines' syncobj calls by kind and their TIMELINE_WAIT timeouts
+ * (polls of a point not yet signalled). */
+struct window_lines {
+	double commits, waited, presented;
+	double calls[MAX_KINDS];
+	double wait_timeouts;
+};
+void read_window_lines(const char *path, long long t0, long long t1, struct window_lines *w);
+
 /* One value per line. */
 void write_values(const char *path, const double *v, size_t n);
 /* Appends syncway-ministat's output (args: its options and files) to the
  * report, as a code block. */
 void ministat_block(const struct report *r, const char *args);
+/* A run's syncobj calls per frame above min, "kind N.NNN, ...", or "none". */
+void write_calls(FILE *md, const double *calls, double min);
+/* Writes the heading "## title"; false, with a line saying so, when runs
+ * (a plural noun) exist on one kernel only. */
+bool section_on_both(FILE *md, const char *title, const char *runs, int base, int patched);
 /* The median of n per-boot values (n ≤ MAX_RUNS), leaving them as they are. */
 double median_of(const double *v, int n);
 /* The icount cost per call of kind with handles on kernel k: the median of

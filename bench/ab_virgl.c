@@ -65,25 +65,6 @@ static double proc_busy(const struct jline *l, const char *comm)
 	die("%s:%ld: no process \"%s\" in \"procs\"", l->path, l->no, comm);
 }
 
-/* The timeouts (the fourth number) of "timeline_wait":[calls,ns,errors,
- * timeouts] in a frame line's "syncobj", 0 when the frame made none. */
-static double wait_timeouts(const struct jline *l)
-{
-	const char *p = jneed(l, "syncobj");
-	const char *tw = strstr(p, "\"timeline_wait\":[");
-	const char *end = strchr(p, '}');
-	if (!tw || (end && tw > end))
-		return 0;
-	tw += strlen("\"timeline_wait\":[");
-	for (int i = 0; i < 3; i++) {
-		tw = strchr(tw, ',');
-		if (!tw || (end && tw > end))
-			die("%s:%ld: malformed \"timeline_wait\"", l->path, l->no);
-		tw++;
-	}
-	return jnum_at(l, "timeline_wait", tw);
-}
-
 void virgl_read(const char *dir, const char *name, int kernel, int round)
 {
 	char path[4096], spath[4096], cpath[4096], type[32];
@@ -115,26 +96,11 @@ void virgl_read(const char *dir, const char *name, int kernel, int round)
 	if (isnan(busy_comp))
 		die("%s: no window line", path);
 
-	double comp[MAX_KINDS] = { 0 }, pending = 0;
-	jreader_open(&jr, spath, true);
-	while (jreader_next(&jr)) {
-		jstr(l, "type", type, sizeof(type));
-		bool is_frame = !strcmp(type, "frame");
-		if (!is_frame && strcmp(type, "commit"))
-			continue;
-		long long t = (long long)jnum(l, "t_ns");
-		if (t < t0 || t >= t1)
-			continue;
-		if (!is_frame) {
-			r->frames++;
-			r->waited += jbool(l, "waited");
-			continue;
-		}
-		r->presented += jbool(l, "presented");
-		add_kinds(l, "syncobj", comp, false);
-		pending += wait_timeouts(l);
-	}
-	jreader_close(&jr);
+	struct window_lines w;
+	read_window_lines(spath, t0, t1, &w);
+	r->frames = w.commits;
+	r->waited = w.waited;
+	r->presented = w.presented;
 	if (r->frames < 1 || r->presented < 1)
 		die("%s: no client frame or no presented frame in the window", spath);
 
@@ -152,10 +118,10 @@ void virgl_read(const char *dir, const char *name, int kernel, int round)
 		die("%s: no summary line with frames", cpath);
 
 	for (int k = 0; k < MAX_KINDS; k++) {
-		r->comp_calls[k] = comp[k] / r->frames;
+		r->comp_calls[k] = w.calls[k] / r->frames;
 		r->client_calls[k] = client[k] / committed;
 	}
-	r->comp_pending = pending / r->frames;
+	r->comp_pending = w.wait_timeouts / r->frames;
 	r->value[V_FRAME] = (busy_comp + busy_client) / r->frames;
 	r->value[V_PRESENTED] = (busy_comp + busy_client) / r->presented;
 	r->value[V_COMPOSITOR] = busy_comp / r->frames;
@@ -191,16 +157,6 @@ static double mean_pending(void)
 	return n ? sum / n : 0;
 }
 
-static void write_calls(FILE *md, const double *calls)
-{
-	int n = 0;
-	for (int k = 0; k < nkinds; k++)
-		if (calls[k] >= MIN_CALLS)
-			fprintf(md, "%s%s %.3f", n++ ? ", " : "", kind_names[k], calls[k]);
-	if (!n)
-		fputs("none", md);
-}
-
 static void write_runs(FILE *md)
 {
 	fprintf(md, "| kernel | boot | client frames | presented | ready at commit | busy instr / client "
@@ -214,9 +170,9 @@ static void write_runs(FILE *md)
 				kernels[k], v->round, v->frames, v->presented,
 				100 * (v->frames - v->waited) / v->frames, v->value[V_FRAME],
 				v->value[V_PRESENTED], v->value[V_COMPOSITOR], v->value[V_CLIENT], 100 * v->idle);
-			write_calls(md, v->comp_calls);
+			write_calls(md, v->comp_calls, MIN_CALLS);
 			fputs(" | ", md);
-			write_calls(md, v->client_calls);
+			write_calls(md, v->client_calls, MIN_CALLS);
 			fputs(" |\n", md);
 		}
 	fputc('\n', md);
@@ -256,7 +212,7 @@ static double write_prediction(FILE *md, int *missing)
 	for (int who = 0; who < 2; who++)
 		for (int kk = 0; kk < nkinds; kk++) {
 			double calls = mean_calls(kk, who == 0);
-			if (calls < MIN_CALLS)
+			if (calls <= MIN_CALLS)
 				continue;
 			const char *w = who ? "compositor" : "client";
 			if (who && !strcmp(kind_names[kk], "timeline_wait")) {
@@ -288,7 +244,7 @@ static void write_model_comparison(FILE *md)
 	for (int kk = 0; kk < nkinds; kk++) {
 		double m[2] = { offload_model_calls(kk, true), offload_model_calls(kk, false) };
 		double v[2] = { mean_calls(kk, true), mean_calls(kk, false) };
-		if (m[0] < MIN_CALLS && m[1] < MIN_CALLS && v[0] < MIN_CALLS && v[1] < MIN_CALLS)
+		if (m[0] <= MIN_CALLS && m[1] <= MIN_CALLS && v[0] <= MIN_CALLS && v[1] <= MIN_CALLS)
 			continue;
 		fprintf(md, "| %s | %.3f | %.3f | %.3f | %.3f |\n", kind_names[kk], m[0], v[0], m[1], v[1]);
 		for (int who = 0; who < 2; who++) {
@@ -317,12 +273,9 @@ void virgl_write(struct report *r)
 	FILE *md = r->md;
 	if (!virgl[0].runs && !virgl[1].runs)
 		return;
-	fprintf(md, "## Frame benchmark: real GPU fences on virgl under the instruction clock\n\n");
-	if (!virgl[0].runs || !virgl[1].runs) {
-		fprintf(md, "virgl runs on one kernel only (%d base, %d patched): no comparison.\n\n",
-			virgl[0].runs, virgl[1].runs);
+	if (!section_on_both(md, "Frame benchmark: real GPU fences on virgl under the instruction clock",
+			     "virgl runs", virgl[0].runs, virgl[1].runs))
 		return;
-	}
 	fprintf(md, "syncway headless on GLES2 and `syncway-gears --renderer gles2 --buffer dmabuf --mode "
 		    "mailbox`, in a guest with a 3D virtio-gpu (`tools/vm-run --gpu virgl --icount`: "
 		    "virglrenderer on the host's llvmpipe, real GPU fences; the client's acquire points "
