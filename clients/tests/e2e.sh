@@ -11,11 +11,14 @@
 # tests/lib/result.sh); logs, JSON and PNGs in /results/clients-e2e/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=clients-e2e
+# SYNCWAY_TEST_VARIANT=NAME (e.g. virgl, with WLR_RENDERER=gles2): results
+# as clients-e2e@NAME, logs in /results/clients-e2e@NAME/.
+variant=${SYNCWAY_TEST_VARIANT:+@$SYNCWAY_TEST_VARIANT}
+result_suite=clients-e2e$variant
 build=${1:-build}
 syncway=$build/compositor/syncway
 gears=$build/clients/syncway-gears
-out=/results/clients-e2e
+out=/results/clients-e2e$variant
 mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
 chmod 700 "$XDG_RUNTIME_DIR"
 export XDG_RUNTIME_DIR WLR_BACKENDS=${WLR_BACKENDS:-headless} WLR_RENDERER=${WLR_RENDERER:-pixman}
