@@ -877,7 +877,8 @@ static void write_meta(const struct report *r)
 	fprintf(md, "| elapsed | %s s |\n\n", meta("elapsed_s"));
 	fprintf(md, "Guest commands per boot: `tools/vm-run -q -k KERNEL [--icount] -- sh bench/guest-ab.sh "
 		    "MODE KERNEL ROUND /results/raw`, kernels alternating base, patched, base, ... "
-		    "(icount rounds first, then wall-clock rounds).\n\n");
+		    "(icount rounds first, then the virgl rounds with `--icount --gpu virgl`, then "
+		    "wall-clock rounds).\n\n");
 }
 
 /* One value per boot of c in mode m on kernel k, in boot order: the median of
