@@ -46,4 +46,4 @@ bw=0.5
 bin(x)=bw*floor(x/bw)+bw/2
 set xrange [0:60]
 set style fill transparent solid 0.4
-plot '2026-12-04-data/interval-base.txt' using (bin($1)):(1.0/63196) smooth frequency with boxes title 'base', '2026-12-04-data/interval-patched.txt' using (bin($1)):(1.0/62953) smooth frequency with boxes title 'patched'
+plot '2026-12-04-data/interval-base.txt' using (bin($1)):(1.0/55953) smooth frequency with boxes title 'base', '2026-12-04-data/interval-patched.txt' using (bin($1)):(1.0/54968) smooth frequency with boxes title 'patched'
