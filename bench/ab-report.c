@@ -1,6 +1,6 @@
 /* sw-ab-report: turns the raw samples of tools/report (build/report/raw/) into
  * the markdown report, the data files and the gnuplot script of the plots.
- * All statistics come from bench/stats (stats.h); the ministat-form blocks are
+ * All statistics come from common/stats.c (stats.h); the ministat-form blocks are
  * the output of syncway-ministat on the same data files.
  *
  *   usage: sw-ab-report --raw DIR --out FILE.md --plots PREFIX

@@ -68,7 +68,7 @@ void sw_present_finish(struct sw_present *p);
 struct sw_frame *sw_present_track(struct sw_present *p, struct wl_surface *surface, uint64_t seq);
 size_t sw_present_outstanding(const struct sw_present *p);
 
-/* Both sort s in place (bench/stats' summaries do); it can still grow. */
+/* Both sort s in place (common/stats' summaries do); it can still grow. */
 void sw_series_summarize(struct stats_sample *s, struct sw_series_summary *out);
 /* {"n":..,"mean":..,"median":..,"p95":..,"p99":..,"max":..} in ns */
 void sw_series_write_json(FILE *f, struct stats_sample *s);

@@ -1,4 +1,4 @@
-/* Unit tests of bench/stats: ministat's published vectors, the cover
+/* Unit tests of the statistics library (common/stats.c): ministat's published vectors, the cover
  * letter's measurements, and small hand-checked cases for the rest. */
 #include "harness.h"
 #include "stats.h"
