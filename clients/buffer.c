@@ -128,19 +128,29 @@ static bool create_dmabuf(struct sw_display *d, struct sw_buffer *b, uint32_t fo
 	return true;
 }
 
-struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type type, int card_fd,
-				   uint32_t format, int width, int height,
-				   struct sw_timeline *release)
+/* A buffer with nothing behind it yet: every resource field says "none",
+ * which is what sw_buffer_destroy() looks at. */
+static struct sw_buffer *buffer_new(enum sw_buffer_type type, int width, int height,
+				    struct sw_timeline *release)
 {
 	struct sw_buffer *b = calloc(1, sizeof(*b));
 	b->type = type;
 	b->width = width;
 	b->height = height;
-	b->card_fd = card_fd;
+	b->card_fd = -1;
 	b->release = release;
 	b->release_fd = -1;
 	b->dmabuf_fd = -1;
 	b->data = MAP_FAILED;
+	return b;
+}
+
+struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type type, int card_fd,
+				   uint32_t format, int width, int height,
+				   struct sw_timeline *release)
+{
+	struct sw_buffer *b = buffer_new(type, width, height, release);
+	b->card_fd = card_fd;
 	bool ok = type == SW_BUFFER_DMABUF ? d->dmabuf && create_dmabuf(d, b, format) :
 					     create_shm(d, b, format);
 	if (!ok) {
@@ -163,17 +173,10 @@ struct sw_buffer *sw_buffer_create_gpu(struct sw_display *d, int dmabuf_fd, uint
 		errno = ENOTSUP;
 		return NULL;
 	}
-	struct sw_buffer *b = calloc(1, sizeof(*b));
-	b->type = SW_BUFFER_DMABUF;
-	b->width = width;
-	b->height = height;
+	struct sw_buffer *b = buffer_new(SW_BUFFER_DMABUF, width, height, release);
 	b->stride = stride;
-	b->card_fd = -1;
-	b->release = release;
-	b->release_fd = -1;
 	b->dmabuf_fd = dmabuf_fd;
 	b->modifier = modifier;
-	b->data = MAP_FAILED;
 	b->wl_buffer = dmabuf_wl_buffer(d, dmabuf_fd, format, modifier, offset, stride, width, height);
 	wl_buffer_add_listener(b->wl_buffer, &buffer_listener, b);
 	return b;
