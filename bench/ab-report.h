@@ -1,6 +1,9 @@
-/* What the sections of sw-ab-report share: bench/ab-report.c (reading the raw
- * directory, the per-ioctl, offload and wall-clock sections, main) and the
- * sections in files of their own (bench/ab_virgl.c). */
+/* What the files of sw-ab-report share. bench/ab-report.c is main(), the head
+ * of the report and the helpers every section uses; bench/ab_input.c reads the
+ * raw directory into the tables declared here; each section of the report is
+ * a file of its own: bench/ab_offload.c, bench/ab_virgl.c, bench/ab_micro.c,
+ * bench/ab_icount_runs.c, bench/ab_frames.c and bench/ab_plots.c (with the
+ * appendix). */
 #ifndef SYNCWAY_AB_REPORT_H
 #define SYNCWAY_AB_REPORT_H
 
@@ -30,11 +33,20 @@ struct report {
 	struct stats_rng rng;
 };
 
+/* --- bench/ab-report.c ---------------------------------------------------- */
+
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* snprintf for paths and commands built from the command line and the names
  * in the raw directory: one that does not fit is an error, never a shortened
  * name that opens or runs something else. */
 void format_fit(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* One value per line. */
+void write_values(const char *path, const double *v, size_t n);
+/* Appends syncway-ministat's output (args: its options and files) to the
+ * report, as a code block. */
+void ministat_block(const struct report *r, const char *args);
+
+/* --- bench/ab_input.c: JSON lines ----------------------------------------- */
 
 /* One line of a JSON-lines file, and where it came from for error messages.
  * The files are flat objects written by our own tools, so a key is found by
@@ -86,33 +98,181 @@ struct window_lines {
 };
 void read_window_lines(const char *path, long long t0, long long t1, struct window_lines *w);
 
-/* One value per line. */
-void write_values(const char *path, const double *v, size_t n);
-/* Appends syncway-ministat's output (args: its options and files) to the
- * report, as a code block. */
-void ministat_block(const struct report *r, const char *args);
-/* A run's syncobj calls per frame above min, "kind N.NNN, ...", or "none". */
-void write_calls(FILE *md, const double *calls, double min);
-/* Writes the heading "## title"; false, with a line saying so, when runs
- * (a plural noun) exist on one kernel only. */
-bool section_on_both(FILE *md, const char *title, const char *runs, int base, int patched);
+/* --- bench/ab_input.c: the raw directory ---------------------------------- */
+
+/* Reads the files of the raw directory it knows by name into the tables
+ * below (the virgl frame benchmark's through virgl_read()), in sorted order,
+ * and sorts the pooled samples. */
+void read_raw(const char *dir);
+
+/* The per-ioctl microbenchmark, micro-<mode>-<kernel>-r<N>.jsonl. */
+#define MAX_CASES 64
+enum { ICOUNT, WALL };
+extern const char *const modes[2]; /* "icount", "wall" */
+
+struct series {
+	struct stats_sample pooled;	/* every batch of every boot, sorted once read */
+	double run_median[MAX_RUNS];	/* per-boot median of the batches */
+	int run_round[MAX_RUNS];	/* the boot's round, to pair it with the floor */
+	int runs;
+};
+
+struct micro_case {
+	char name[32];
+	unsigned handles;
+	struct series s[2][2]; /* [mode][kernel] */
+};
+
+extern struct micro_case cases[MAX_CASES];
+extern int ncases;
+
+/* The wall-clock frame benchmark, frame-wall-<kernel>-r<N>.jsonl: the first
+ * FRAME_WARMUP_NS of each run are dropped. */
+#define FRAME_WARMUP_NS 2000000000LL
+
+struct frame_run {
+	double fps;		/* output: (N-1)/(t_N - t_1) after the warm-up */
+	double commit_rate;	/* client commits per second after the warm-up */
+	double cpu_us;		/* compositor user+sys per frame */
+	double ioctls;		/* syncobj ioctls per frame (compositor) */
+	double ioctl_ns;	/* their ns per frame */
+	double client_cpu_us;	/* client user+sys per presented frame (whole run), NaN if unknown */
+	int frames;
+	int frames_all;		/* presented frames including the warm-up */
+	double kind_per_frame[6];	/* compositor syncobj calls per frame, by array ioctl */
+};
+
+/* The six array ioctls, as named in syncobj-bench cases and syncway's JSON. */
+extern const char *const array_kinds[6];
+
+struct frame_data {
+	struct stats_sample windows;	/* output FPS per 5 s window, all runs */
+	struct stats_sample commit_windows;
+	struct stats_sample intervals_ms;
+	struct frame_run run[MAX_RUNS];
+	int runs;
+};
+extern struct frame_data frames[2];
+
+/* The GPU-offload frame benchmark (syncway-offload under -icount): one run
+ * per boot, kernel and sync mode. */
+enum { SYNC_EXPLICIT, SYNC_NONE };
+extern const char *const syncs[2]; /* "explicit", "none" */
+
+struct offload_run {
+	int round;
+	double fps;		/* client frames per guest second */
+	double busy;		/* busy guest ns (instructions) per client frame */
+	double idle;		/* idle share of the window */
+	double output_fps;	/* frames the output presented per guest second */
+	double commits;		/* commits the compositor counted per client frame */
+	double cpu_user, cpu_sys;	/* the client's, ns per frame (tick resolution) */
+	double client_calls[MAX_KINDS];	/* per client frame, both client threads */
+	double comp_calls[MAX_KINDS];	/* the compositor's, per client frame */
+	unsigned handles[MAX_KINDS];	/* handles per client call; 0: not a client call */
+};
+
+struct offload_series {
+	struct offload_run run[MAX_RUNS];
+	int runs;
+};
+extern struct offload_series offload[2][2]; /* [kernel][sync] */
+
+/* icount runs outside the A/B rounds: one boot of base and of the kernel of
+ * each prefix of the series (prefix-icount-<base|NNNN>.jsonl), and the boots
+ * of the hardened flavours (hardened-icount-<kernel>-r<N>.jsonl). One boot's
+ * microbenchmark: the median of each case's batches. */
+struct icount_run {
+	char label[8]; /* "base", "patched" or the number of the last patch applied */
+	int n;
+	struct {
+		char name[32];
+		unsigned handles;
+		double median;
+	} c[MAX_CASES];
+};
+
+#define MAX_PREFIXES 32
+extern struct icount_run prefixes[MAX_PREFIXES]; /* base first, then in the order of the series */
+extern int nprefixes;
+extern struct icount_run hardened[2][MAX_RUNS];
+extern int nhardened[2];
+
+/* --- bench/ab_micro.c: the per-ioctl cost, and the per-boot statistics ---- */
+
+/* The relative difference the "boots needed" column is sized for. */
+#define DETECT_EFFECT 0.05
+
+/* Whether c has boots on both kernels in mode m. */
+bool has_mode(const struct micro_case *c, int m);
 /* The median of n per-boot values (n ≤ MAX_RUNS), leaving them as they are. */
 double median_of(const double *v, int n);
 /* The icount cost per call of kind with handles on kernel k: the median of
  * the microbenchmark case's per-boot medians; NaN without such a case. */
 double icount_cost(const char *kind, unsigned handles, int k);
+
+/* Batches (or windows) of one boot are correlated: these numbers describe
+ * the precision within boots and never decide a verdict. */
+struct within_boot {
+	double med_b, med_p, p99_b, p99_p;
+	struct stats_interval boot;	/* bootstrap CI of median(patched) − median(base) */
+	struct stats_interval hl;	/* Hodges–Lehmann shift; NaN past its pair limit */
+};
+void within_boot(const struct stats_sample *b, const struct stats_sample *p,
+		 struct stats_rng *rng, struct within_boot *w);
+/* "+1.2 [+0.5, +2.0]", or "–" when the estimate is NaN. */
+void fmt_shift(char *out, size_t len, const struct stats_interval *in);
 /* "+1.23 % [+0.50, +2.00]" from a STATS_BOOT_TEST verdict. */
 void fmt_rel_ci(char *out, size_t len, const struct stats_boot_verdict *v);
+/* The boots needed to detect DETECT_EFFECT at the verdict's cv, with the cv
+ * of the values divided by the floor beside it unless floor_cv is NaN. */
+void fmt_boots_needed(char *out, size_t len, const struct stats_boot_verdict *v,
+		      double floor_cv);
 
+/* The section of each mode that has cases on both kernels. */
+void write_micro(struct report *r);
+
+/* --- bench/ab_icount_runs.c ----------------------------------------------- */
+
+void write_per_patch(struct report *r);
+void write_hardened(struct report *r);
+
+/* --- bench/ab_offload.c --------------------------------------------------- */
+
+/* Whether both kernels have runs of the sync mode. */
+bool have_offload(int sync);
+/* One value per boot of a run field (by offset) for a kernel and sync mode. */
+int offload_values(int k, int sync, size_t field, double *out);
 /* The GPU-offload model's syncobj calls of kind per client frame, the
  * client's (both threads) or the compositor's, mean over the explicit-sync
  * runs of both kernels; NaN when the report has no offload runs. */
 double offload_model_calls(int kind, bool client);
+/* A run's syncobj calls per frame above min, "kind N.NNN, ...", or "none". */
+void write_calls(FILE *md, const double *calls, double min);
+/* The headline, when both kernels have explicit-sync runs. */
+void write_offload(struct report *r);
 
-/* The virgl frame benchmark (bench/ab_virgl.c): one boot's files, named
+/* --- bench/ab_virgl.c ----------------------------------------------------- */
+
+/* The virgl frame benchmark: one boot's files, named
  * virgl-icount-<kernel>-r<N>-window.jsonl (with -syncway.jsonl and
  * -client.jsonl beside it), and its section of the report. */
 void virgl_read(const char *dir, const char *name, int kernel, int round);
 void virgl_write(struct report *r);
+
+/* --- bench/ab_frames.c ---------------------------------------------------- */
+
+/* Writes the heading "## title"; false, with a line saying so, when runs
+ * (a plural noun) exist on one kernel only. */
+bool section_on_both(FILE *md, const char *title, const char *runs, int base, int patched);
+/* The wall-clock frame benchmark, when it has runs. */
+void write_frames(struct report *r);
+
+/* --- bench/ab_plots.c ----------------------------------------------------- */
+
+/* Every case's batches in ministat form, after the sections. */
+void write_appendix(struct report *r);
+/* The data files and PREFIX-plots.gp, and the plots' section, last. */
+void write_plots(struct report *r);
 
 #endif
