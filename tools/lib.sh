@@ -3,9 +3,12 @@
 
 SYNCWAY_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SYNCWAY_CACHE=${SYNCWAY_CACHE:-/var/cache/syncway}
-# The kernel every flavour is built from; Debian's security archive keeps a few
-# 6.12.x versions, so the exact one is pinned to keep results comparable.
+# The kernels every flavour is built from, one per family: Debian's
+# linux-source-6.12 (bookworm's security archive keeps a few 6.12.x versions)
+# and linux-source-7.3 (trixie-backports keeps a few 7.x ones). The exact
+# versions are pinned to keep results comparable.
 SYNCWAY_KERNEL_PKG_VERSION=${SYNCWAY_KERNEL_PKG_VERSION:-6.12.118-1~deb12u1}
+SYNCWAY_KERNEL_7_3_PKG_VERSION=${SYNCWAY_KERNEL_7_3_PKG_VERSION:-7.3.4-1~bpo13+1}
 SYNCWAY_SUITE=${SYNCWAY_SUITE:-trixie}
 SYNCWAY_MIRROR=${SYNCWAY_MIRROR:-http://deb.debian.org/debian}
 
@@ -63,9 +66,50 @@ kernel_dir() {
 	printf '%s/kernels/%s\n' "$SYNCWAY_CACHE" "$1"
 }
 
-kernel_flavours="base patched debug"
+# Kernel flavours: base (unpatched), patched (with the series), debug-base
+# and debug (the same with KASAN, kmemleak, lockdep and fault injection), of
+# Linux 6.12; the same names ending in -7.3 are of Linux 7.3.
+kernel_families="6.12 7.3"
+kernel_flavours="base patched debug-base debug base-7.3 patched-7.3 debug-base-7.3 debug-7.3"
 # built only when asked for (tools/build-kernel NAME, tools/report --hardened)
-kernel_flavours_optional="hardened-base hardened-patched"
+kernel_flavours_optional="hardened-base hardened-patched hardened-base-7.3 hardened-patched-7.3"
+
+# family_of FLAVOUR: the Linux version (6.12 or 7.3) the flavour is built from.
+family_of() {
+	case "$1" in
+	*-7.3) echo 7.3 ;;
+	*) echo 6.12 ;;
+	esac
+}
+
+# flavour_kind FLAVOUR: the flavour without its family (base, patched, ...).
+flavour_kind() {
+	echo "${1%-7.3}"
+}
+
+# family_flavour FAMILY KIND: the flavour of that kind in that family.
+family_flavour() {
+	if [ "$1" = 6.12 ]; then echo "$2"; else echo "$2-$1"; fi
+}
+
+# family_pkg_version FAMILY: the pinned Debian version of its linux-source.
+family_pkg_version() {
+	case "$1" in
+	6.12) echo "$SYNCWAY_KERNEL_PKG_VERSION" ;;
+	7.3) echo "$SYNCWAY_KERNEL_7_3_PKG_VERSION" ;;
+	*) die "unknown kernel family '$1' (known: $kernel_families)" ;;
+	esac
+}
+
+# series_dir FAMILY: the directory of the family's patch series.
+series_dir() {
+	echo "$SYNCWAY_TOP/kernel-patches/$1"
+}
+
+# series_patches FAMILY: the file names of the family's series, in order.
+series_patches() {
+	grep -v '^#' "$(series_dir "$1")/series" | grep .
+}
 
 # build_syncway [--target TARGET] DIR [MESON_OPTION...]: compiles the project
 # in the build root into DIR (all of it, or TARGET), set up with the options
