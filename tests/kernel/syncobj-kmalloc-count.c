@@ -55,6 +55,7 @@ struct row {
 	long min_allocs, max_allocs; /* per call, kmalloc + kmem_cache_alloc */
 	double rep_allocs[REPS];
 	long irq_events;
+	long slab_events; /* the slab allocator's own, not counted */
 	char site[MAX_SITES][64];
 	double site_avg[MAX_SITES];
 	int nsites;
@@ -281,6 +282,20 @@ struct slice {
 /* Parses the trace: events between "kt-call I" and the next marker go to
  * slices[I]. Deduplicates the second kmalloc event 6.12 emits for a large
  * kmalloc (same pointer, back to back). */
+/* An allocation the slab allocator makes for itself (7.x refills its per-CPU
+ * sheaves of objects from the kmalloc caches), by the function it comes from. */
+static bool slab_bookkeeping(const char *event)
+{
+	const char *cs = strstr(event, "call_site=");
+	char site[64];
+
+	if (!cs)
+		return false;
+	cs += 10;
+	snprintf(site, sizeof(site), "%.*s", (int)strcspn(cs, "+ "), cs);
+	return !strncmp(site, "__pcs_", 6) || strstr(site, "sheaf");
+}
+
 static void parse(char *text, struct slice *slices, uint32_t ncalls, struct row *r,
 		  double weight)
 {
@@ -329,6 +344,13 @@ static void parse(char *text, struct slice *slices, uint32_t ncalls, struct row 
 		if ((e == EV_CACHE_ALLOC || e == EV_CACHE_FREE) &&
 		    strstr(event, "name=kmemleak_object"))
 			continue;
+		/* The slab allocator's own bookkeeping (7.x's per-CPU sheaves of
+		 * objects, refilled now and then, whichever call gets there):
+		 * not the ioctl's allocations, and never a whole number per call */
+		if (slab_bookkeeping(event)) {
+			r->slab_events++;
+			continue;
+		}
 		char *ptr = strstr(event, " ptr=");
 		if (e == EV_KMALLOC && ptr) {
 			char p[32];
@@ -476,15 +498,15 @@ static void print_table(const char *kernel)
 	for (int op = 0; op < OP_N; op++) {
 		for (size_t c = 0; c < N_COUNTS; c++) {
 			const struct row *r = &table[op][c];
-			if (!r->done || (counts[c] != 1 && counts[c] != 5))
+			if (!r->done || (counts[c] != 1 && counts[c] != 5 && counts[c] != 64))
 				continue;
 			printf("  %s n=%u:", op_names[op], counts[c]);
 			for (int s = 0; s < r->nsites; s++)
 				printf(" %s %.2f", r->site[s], r->site_avg[s]);
 			printf("%s (frees %.2f kfree, %.2f kmem_cache_free; %ld events in irq context "
-			       "ignored)\n",
+			       "and %ld of the slab allocator's own ignored)\n",
 			       r->nsites ? "" : " none", r->avg[EV_KFREE], r->avg[EV_CACHE_FREE],
-			       r->irq_events);
+			       r->irq_events, r->slab_events);
 		}
 	}
 	if (out)
