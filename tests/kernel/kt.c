@@ -102,21 +102,26 @@ const char *kt_subtest_name(const char *name)
 	return name;
 }
 
+void kt_tr_open(void)
+{
+	if (!kt.transcript_path || kt.transcript_failed || kt.transcript)
+		return;
+	kt.transcript = fopen(kt.transcript_path, "w");
+	if (!kt.transcript) {
+		fprintf(stderr, "%s: cannot open %s: %m\n", kt.suite, kt.transcript_path);
+		kt.transcript_failed = true;
+		return;
+	}
+	fprintf(kt.transcript, "# %s transcript v1\n", kt.suite);
+}
+
 void kt_tr(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!kt.transcript_path || kt.transcript_failed)
+	kt_tr_open();
+	if (!kt.transcript)
 		return;
-	if (!kt.transcript) {
-		kt.transcript = fopen(kt.transcript_path, "w");
-		if (!kt.transcript) {
-			fprintf(stderr, "%s: cannot open %s: %m\n", kt.suite, kt.transcript_path);
-			kt.transcript_failed = true;
-			return;
-		}
-		fprintf(kt.transcript, "# %s transcript v1\n", kt.suite);
-	}
 	fprintf(kt.transcript, "%s: ", kt.subtest ? kt.subtest : "-");
 	va_start(ap, fmt);
 	vfprintf(kt.transcript, fmt, ap);

@@ -82,6 +82,9 @@ const char *kt_subtest_name(const char *name);
 
 /* Appends one line "<subtest>: <text>" to the transcript (no-op without one). */
 void kt_tr(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Opens the transcript now rather than at its first line: for a program
+ * that counts its own fds. */
+void kt_tr_open(void);
 
 /* true when an environment variable is set to a non-empty value other than 0 */
 bool kt_env_flag(const char *name);
@@ -124,6 +127,11 @@ int kt_sw_fence(int timeline, uint32_t seqno);
 void kt_sw_inc(int timeline, uint32_t inc);
 /* The deadline hint on a sw_sync fence: true and *ns when one is set. */
 bool kt_sw_deadline(int fence_fd, uint64_t *ns);
+/* How many sw_sync timelines this process made are still alive, from
+ * debugfs's sync/info (a timeline lives while one of its fences does, so
+ * after every fd is closed a non-zero count is a leaked fence reference);
+ * -1 when sync/info cannot be read. */
+int kt_sw_timelines_alive(void);
 
 /* ---- fixtures: n syncobjs in described states (kt_fixture.c) -------------- */
 
@@ -209,6 +217,10 @@ const char *kt_state1(int fd, uint32_t handle, char *buf, size_t len);
 #define KT_STATE_ALL_UP_TO 4096u
 bool kt_state_probed(uint32_t n, uint32_t i);
 char *kt_fix_state(const struct kt_fix *f);
+/* The states of the live handles on the fixture's fd that are not among
+ * its handles or its helper (made by the call under test: CREATE,
+ * FD_TO_HANDLE), in handle order: "[S]", "[]" for none. malloc'd. */
+char *kt_fix_others(const struct kt_fix *f);
 
 /* ---- sync_files (kt_state.c) ---------------------------------------------- */
 
@@ -350,6 +362,71 @@ uint32_t kt_waiter_first(const struct kt_waiter *w);
 bool kt_waiter_blocked(struct kt_waiter *w, int timeout_ms);
 /* Waits for the thread to return (up to timeout_ms); false if it did not. */
 bool kt_waiter_join(struct kt_waiter *w, int timeout_ms);
+
+/* ---- the single-object ioctls (kt_single_ioctls.c) ------------------------- */
+
+/* Linux 6.16 gave HANDLE_TO_FD/FD_TO_HANDLE a timeline point: struct
+ * drm_syncobj_handle grew a u64 after pad, and these flags say it is used.
+ * The build root's libdrm headers may predate it, so the struct is restated
+ * with the point; older kernels take it too (drm_ioctl copies the larger
+ * struct in and out and the ioctl ignores the tail). */
+#ifndef DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_TIMELINE
+#define DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_TIMELINE (1 << 1)
+#endif
+#ifndef DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_TIMELINE
+#define DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_TIMELINE (1 << 1)
+#endif
+struct kt_syncobj_handle {
+	uint32_t handle;
+	uint32_t flags;
+	int32_t fd;
+	uint32_t pad;
+	uint64_t point;
+};
+#define KT_IOCTL_HANDLE_TO_FD DRM_IOWR(0xC1, struct kt_syncobj_handle)
+#define KT_IOCTL_FD_TO_HANDLE DRM_IOWR(0xC2, struct kt_syncobj_handle)
+
+/* The flags by the words the transcripts use: bit 0 is EXPORT_SYNC_FILE
+ * for HANDLE_TO_FD and IMPORT_SYNC_FILE for FD_TO_HANDLE, bit 1 TIMELINE
+ * for both. */
+#define KT_FLAG_SYNC_FILE DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_EXPORT_SYNC_FILE
+#define KT_FLAG_TIMELINE DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_TIMELINE
+
+/* HANDLE_TO_FD: *out gets the fd (left alone on failure). 0 or -errno. */
+int kt_handle_to_fd(int fd, uint32_t handle, uint32_t flags, uint64_t point, uint32_t pad,
+		    int *out);
+/* FD_TO_HANDLE: *handle is the target with IMPORT_SYNC_FILE and gets the
+ * new handle without. 0 or -errno. */
+int kt_fd_to_handle(int fd, int from, uint32_t flags, uint64_t point, uint32_t pad,
+		    uint32_t *handle);
+int kt_transfer(int fd, uint32_t src, uint64_t src_point, uint32_t dst, uint64_t dst_point,
+		uint32_t flags, uint32_t pad);
+int kt_eventfd_call(int fd, uint32_t handle, uint64_t point, uint32_t flags, int evfd,
+		    uint32_t pad);
+/* A sync_file of point (0: the current fence) of h, or -errno. */
+int kt_export(int fd, uint32_t h, uint64_t point);
+/* A sync_file holding a signalled stub fence. */
+int kt_signaled_sync_file(int fd);
+/* Flags of the two handle ioctls as text: "0", "EXPORT|TIMELINE", "0x4". */
+const char *kt_handle_flags(uint32_t flags, char *buf, size_t len);
+
+/* ---- file descriptors of this process (kt_single_ioctls.c) --------------------- */
+
+/* The open fds below KT_FDSET_MAX, as read from /proc/self/fd. */
+#define KT_FDSET_MAX 1024
+struct kt_fdset {
+	uint64_t bits[KT_FDSET_MAX / 64];
+	int n;
+};
+void kt_fdset_read(struct kt_fdset *s);
+/* What fd is, for transcripts: "syncobj", "sync_file:S" (its status),
+ * "eventfd", "drm", "sw_sync" (a timeline) or "other". */
+const char *kt_fd_kind(int fd, char *buf, size_t len);
+/* The fds open now that were not in base, described with kt_fd_kind in
+ * fd order ("[sync_file:P]"). Returns a malloc'd string. */
+char *kt_fdset_new_text(const struct kt_fdset *base);
+/* Closes the fds open now that were not in base; returns how many. */
+int kt_fdset_close_new(const struct kt_fdset *base);
 
 /* ---- the four other array ioctls (kt_array_ioctls.c) ------------------------ */
 

@@ -48,12 +48,8 @@ static int fix_fence(struct kt_fix *f, uint32_t seqno)
 
 void kt_fix_import_pending(struct kt_fix *f, uint32_t h, uint32_t seqno)
 {
-	struct drm_syncobj_handle a = {
-		.handle = h,
-		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE,
-		.fd = fix_fence(f, seqno),
-	};
-	int ret = kt_ioctl(f->fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &a);
+	int ret = kt_fd_to_handle(f->fd, fix_fence(f, seqno), KT_FLAG_SYNC_FILE, 0, 0, &h);
+
 	sw_assert_f(ret == 0, "sync_file import failed: %s", kt_ret(ret));
 }
 
@@ -72,13 +68,7 @@ void kt_fix_add_point(struct kt_fix *f, uint32_t h, uint64_t point, uint32_t seq
 		kt_fix_import_pending(f, src, seqno);
 		temp = true;
 	}
-	struct drm_syncobj_transfer t = {
-		.src_handle = src,
-		.dst_handle = h,
-		.src_point = 0,
-		.dst_point = point,
-	};
-	ret = kt_ioctl(f->fd, DRM_IOCTL_SYNCOBJ_TRANSFER, &t);
+	ret = kt_transfer(f->fd, src, 0, h, point, 0, 0);
 	sw_assert_f(ret == 0, "SYNCOBJ_TRANSFER to point %llu failed: %s",
 		    (unsigned long long)point, kt_ret(ret));
 	if (temp)

@@ -206,3 +206,28 @@ char *kt_fix_state(const struct kt_fix *f)
 	rle_put(&r, "]");
 	return r.s;
 }
+
+char *kt_fix_others(const struct kt_fix *f)
+{
+	/* handles are handed out lowest free first from 1, so new ones are
+	 * below the highest known + the few the call can have made */
+	uint32_t top = f->src_signaled;
+	struct rle r = { 0 };
+	char tok[64];
+
+	for (uint32_t i = 0; i < f->n; i++)
+		top = f->h[i] > top ? f->h[i] : top;
+	rle_put(&r, "[");
+	for (uint32_t h = 1; h <= top + 8; h++) {
+		bool known = h == f->src_signaled;
+
+		for (uint32_t i = 0; i < f->n && !known; i++)
+			known = f->h[i] == h;
+		if (known || !strcmp(kt_state1(f->fd, h, tok, sizeof(tok)), "?"))
+			continue;
+		rle_add(&r, tok);
+	}
+	rle_flush(&r);
+	rle_put(&r, "]");
+	return r.s;
+}

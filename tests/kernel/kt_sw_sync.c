@@ -4,9 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "sw_sync.h"
+
+/* beside SW_SYNC_PATH: every live sync_timeline and its fences */
+#define SW_SYNC_INFO_PATH "/sys/kernel/debug/sync/info"
 
 int kt_sw_timeline(void)
 {
@@ -46,4 +50,35 @@ bool kt_sw_deadline(int fence_fd, uint64_t *ns)
 	sw_assert_f(ret == 0, "SW_SYNC_GET_DEADLINE failed: %s", kt_ret(ret));
 	*ns = d.deadline_ns;
 	return true;
+}
+
+int kt_sw_timelines_alive(void)
+{
+	/* sw_sync names each timeline after the comm of the task that opened
+	 * it; sync/info lists the live ones as "<name>: <value>" lines before
+	 * its "fences:" section (their fences follow, indented). */
+	char comm[32] = "", line[256];
+	FILE *f = fopen("/proc/self/comm", "r");
+	int n = 0;
+
+	if (!f || !fgets(comm, sizeof(comm), f)) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	f = fopen(SW_SYNC_INFO_PATH, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t l = strlen(comm);
+
+		if (!strncmp(line, "fences:", 7))
+			break;
+		if (!strncmp(line, comm, l) && !strncmp(line + l, ": ", 2))
+			n++;
+	}
+	fclose(f);
+	return n;
 }
