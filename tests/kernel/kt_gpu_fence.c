@@ -253,16 +253,19 @@ static int submit(int draws)
 }
 
 /* How long a job of draws draws stays pending, in ms (the time from its
- * flush until its sync_file signals); *driver gets the fence's driver. */
+ * flush until its sync_file signals); *driver gets the fence's driver, read
+ * before the wait: 7.3 (not 6.12) names a signalled fence's driver
+ * "detached-driver", the driver being free to go away once it signalled. */
 static double time_job(int draws, char *driver, size_t len)
 {
 	int64_t t0 = sw_clock_ns(CLOCK_MONOTONIC);
 	int fd = submit(draws);
 	struct kt_sync_info si;
+
+	kt_sync_info(fd, &si);
 	bool done = kt_sync_wait(fd, 60000);
 	int64_t t1 = sw_clock_ns(CLOCK_MONOTONIC);
 
-	kt_sync_info(fd, &si);
 	close(fd);
 	sw_assert_f(done, "a calibration job of %d draws did not signal in 60 s", draws);
 	snprintf(driver, len, "%s", si.n ? si.f[0].driver_name : "");
