@@ -428,6 +428,48 @@ char *kt_fdset_new_text(const struct kt_fdset *base);
 /* Closes the fds open now that were not in base; returns how many. */
 int kt_fdset_close_new(const struct kt_fdset *base);
 
+/* ---- leak checks: slab counters and kmemleak (kt_leak.c) ---------------------- */
+
+/* A whole file, NUL-terminated and malloc'd; NULL when it cannot be read. */
+char *kt_slurp(const char *path);
+/* Writes s to path (a sysfs or debugfs knob): 0 or -errno. */
+int kt_write_str(const char *path, const char *s);
+
+/* active_objs of every kmalloc-* cache, from /proc/slabinfo. */
+#define KT_SLAB_CACHES 64
+struct kt_slab_snap {
+	int n;
+	char name[KT_SLAB_CACHES][64];
+	long active[KT_SLAB_CACHES];
+};
+/* Shrinks every kmalloc cache (/sys/kernel/slab/<cache>/shrink flushes the
+ * per-CPU slabs, so active_objs becomes exact), then reads them. Returns
+ * false when shrinking was not possible. */
+bool kt_slab_snapshot(struct kt_slab_snap *s);
+/* Snapshots every 0.5 s until the caches stop shrinking: at least 7 s
+ * (kfree_rcu batches drain every 5 s, then wait for a grace period), then
+ * until two readings in a row do not go down, at most 20 s. Returns the
+ * seconds waited; *s holds the last reading. */
+double kt_slab_settle(struct kt_slab_snap *s);
+/* The largest growth of one cache from before to after (*name: which). */
+long kt_slab_worst_growth(const struct kt_slab_snap *before, const struct kt_slab_snap *after,
+			  const char **name);
+/* "#   kmalloc-64   120 -> 121  (+1)" lines for every cache in use. */
+void kt_slab_print(const struct kt_slab_snap *before, const struct kt_slab_snap *after);
+
+#define KT_KMEMLEAK "/sys/kernel/debug/kmemleak"
+/* Whether kmemleak exists and accepts "scan"; if not, why (in why). */
+bool kt_kmemleak_usable(char *why, size_t len);
+/* Sleeps past kmemleak's minimum object age (5 s), scans twice and returns
+ * the report (malloc'd). */
+char *kt_kmemleak_scan(void);
+int kt_kmemleak_entries(const char *report);
+/* One line per entry: its header and first backtrace frames. */
+void kt_kmemleak_print(const char *report, const char *prefix);
+/* How many entries name one of words (a NULL-terminated list) in their
+ * backtrace (only there: the comm line names the test program). */
+int kt_kmemleak_matching(const char *report, const char *const *words);
+
 /* ---- the four other array ioctls (kt_array_ioctls.c) ------------------------ */
 
 /* RESET / SIGNAL (struct drm_syncobj_array, pad) or TIMELINE_SIGNAL / QUERY

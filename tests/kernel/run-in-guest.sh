@@ -6,6 +6,10 @@
 #   SYNCWAY_KT_BUILD   build directory (default build)
 #   SYNCWAY_KT_EXPECT  base|patched: also run syncobj-kmalloc-count --expect it
 #   SYNCWAY_KT_LEAK=1  also run syncobj-leak-check
+#   SYNCWAY_KT_FAULTS=1  also run syncobj-fault-inject (needs a kernel with fault
+#                      injection: the debug flavours); its transcript goes to
+#                      OUTDIR/fault-inject.txt, outside transcripts/: its site
+#                      counts differ between kernels by design
 #   SYNCWAY_KT_SKIP_MAX=1  skip the max-count subtests (slow debug kernels)
 # syncobj-gpu-fence needs a 3D virtio-gpu (tools/vm-run --gpu virgl); without
 # one its subtests skip and it writes no transcript.
@@ -31,5 +35,12 @@ if [ -n "${SYNCWAY_KT_EXPECT:-}" ]; then
 fi
 if [ "${SYNCWAY_KT_LEAK:-0}" = 1 ]; then
 	"$build/tests/kernel/syncobj-leak-check" --json "$json" || status=1
+fi
+if [ "${SYNCWAY_KT_FAULTS:-0}" = 1 ]; then
+	start=$(date +%s%3N)
+	"$build/tests/kernel/syncobj-fault-inject" --json "$json" \
+		--transcript "$out/fault-inject.txt" || status=1
+	end=$(date +%s%3N)
+	echo "# syncobj-fault-inject: $((end - start)) ms"
 fi
 exit $status

@@ -23,24 +23,13 @@
  *    report. No entry's backtrace may involve drm_syncobj / dma_fence;
  *    anything else new is reported by its own subtest.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kt.h"
-
-#define KMEMLEAK "/sys/kernel/debug/kmemleak"
-#define NCACHES 64
-
-struct slab_snap {
-	int n;
-	char name[NCACHES][64];
-	long active[NCACHES];
-};
 
 static struct {
 	bool done;
@@ -49,7 +38,7 @@ static struct {
 	char *boot_report;     /* what kmemleak held before the workload */
 	char *after_report;    /* and after it */
 	int boot_entries;
-	struct slab_snap before;
+	struct kt_slab_snap before;
 	bool shrink_ok;
 	double seconds;
 	uint64_t ops;
@@ -61,214 +50,6 @@ static long opt_tolerance = 256;
  * alive across the second snapshot, so slab-kmalloc-balance must fail: shows
  * the check can see a leak of that size. */
 static uint32_t opt_self_leak;
-
-/* ---- files -------------------------------------------------------------------- */
-
-static char *slurp(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 1 << 16, n = 0;
-	char *buf;
-
-	if (fd < 0)
-		return NULL;
-	buf = malloc(cap);
-	for (;;) {
-		if (n + 4096 > cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	close(fd);
-	buf[n] = '\0';
-	return buf;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* ---- slab counters ---------------------------------------------------------------- */
-
-static bool is_kmalloc_cache(const char *name)
-{
-	return strstr(name, "kmalloc-") != NULL;
-}
-
-/* Shrinks every kmalloc cache (returns false if /sys/kernel/slab is absent)
- * and reads active_objs from /proc/slabinfo. */
-static bool slab_snapshot(struct slab_snap *s)
-{
-	char *text = slurp("/proc/slabinfo");
-	bool shrunk = true;
-
-	sw_assert_f(text, "cannot read /proc/slabinfo: %m");
-	s->n = 0;
-	for (int pass = 0; pass < 2; pass++) {
-		/* pass 0 shrinks, pass 1 reads what is left */
-		char *copy = strdup(text);
-		for (char *line = strtok(copy, "\n"); line; line = strtok(NULL, "\n")) {
-			char name[64];
-			long active;
-			if (sscanf(line, "%63s %ld", name, &active) != 2 || !is_kmalloc_cache(name))
-				continue;
-			if (pass == 0) {
-				char path[128];
-				snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", name);
-				if (write_str(path, "1") != 0)
-					shrunk = false;
-			} else if (s->n < NCACHES) {
-				snprintf(s->name[s->n], sizeof(s->name[0]), "%s", name);
-				s->active[s->n++] = active;
-			}
-		}
-		free(copy);
-		if (pass == 0) {
-			free(text);
-			text = slurp("/proc/slabinfo");
-			sw_assert(text);
-		}
-	}
-	free(text);
-	return shrunk;
-}
-
-static long snap_get(const struct slab_snap *s, const char *name)
-{
-	for (int i = 0; i < s->n; i++)
-		if (!strcmp(s->name[i], name))
-			return s->active[i];
-	return 0;
-}
-
-static long snap_total(const struct slab_snap *s)
-{
-	long t = 0;
-	for (int i = 0; i < s->n; i++)
-		t += s->active[i];
-	return t;
-}
-
-/* Snapshots every 0.5 s until the kmalloc caches stop shrinking: at least
- * 7 s (kfree_rcu batches drain every 5 s, then wait for a grace period),
- * then until two readings in a row do not go down, at most 20 s. Returns
- * the seconds waited; *s holds the last reading. */
-static double settle(struct slab_snap *s)
-{
-	int64_t start = sw_clock_ns(CLOCK_MONOTONIC);
-	long prev = -1;
-
-	for (;;) {
-		slab_snapshot(s);
-		long total = snap_total(s);
-		double t = (sw_clock_ns(CLOCK_MONOTONIC) - start) / 1e9;
-		if ((t >= 7.0 && prev >= 0 && total >= prev) || t > 20.0)
-			return t;
-		prev = total;
-		kt_sleep_ms(500);
-	}
-}
-
-/* ---- kmemleak ----------------------------------------------------------------------- */
-
-static void kmemleak_probe(void)
-{
-	if (access(KMEMLEAK, F_OK) != 0) {
-		snprintf(st.no_kmemleak, sizeof(st.no_kmemleak),
-			 "this kernel has no kmemleak (%s: CONFIG_DEBUG_KMEMLEAK is off)", KMEMLEAK);
-		return;
-	}
-	int ret = write_str(KMEMLEAK, "scan");
-	if (ret != 0) {
-		snprintf(st.no_kmemleak, sizeof(st.no_kmemleak),
-			 "kmemleak is present but not usable (scan: %s; disabled at boot or "
-			 "after an error?)", kt_ret(ret));
-		return;
-	}
-	st.has_kmemleak = true;
-}
-
-static int count_entries(const char *report)
-{
-	int n = 0;
-	for (const char *p = report; (p = strstr(p, "unreferenced object")); p++)
-		n++;
-	return n;
-}
-
-/* The first few backtrace frames of each entry, one line per entry. */
-static void print_entries(const char *report, const char *prefix)
-{
-	const char *p = report;
-
-	while ((p = strstr(p, "unreferenced object"))) {
-		const char *end = strstr(p + 1, "unreferenced object");
-		const char *bt = strstr(p, "backtrace");
-		char line[512];
-		size_t m = (size_t)snprintf(line, sizeof(line), "%s%.*s frames:", prefix,
-					    (int)strcspn(p, "\n"), p);
-		int frames = 0;
-		if (bt && (!end || bt < end)) {
-			const char *q = strchr(bt, '\n');
-			while (q && (!end || q < end) && frames < 6 && m + 2 < sizeof(line)) {
-				q++;
-				while (*q == ' ')
-					q++;
-				size_t l = strcspn(q, "\n");
-				if (l == 0)
-					break;
-				/* "[<ffff...>] func+0x../0x.." -> "func" */
-				const char *f = strstr(q, "] ");
-				f = f && (size_t)(f - q) < l ? f + 2 : q;
-				size_t fl = strcspn(f, "+\n ");
-				m += (size_t)snprintf(line + m, sizeof(line) - m, " %.*s", (int)fl, f);
-				frames++;
-				q = strchr(q, '\n');
-			}
-		}
-		printf("%s\n", line);
-		p += 1;
-	}
-}
-
-/* How many entries have drm_syncobj or dma_fence code in their backtrace
- * (only the backtrace: the comm line names this program, "syncobj-leak-ch"). */
-static int count_syncobj_entries(const char *report)
-{
-	static const char *const words[] = { "drm_syncobj", "dma_fence" };
-	int n = 0;
-	const char *p = report;
-
-	while ((p = strstr(p, "unreferenced object"))) {
-		const char *end = strstr(p + 1, "unreferenced object");
-		const char *bt = strstr(p, "backtrace");
-		if (bt && (!end || bt < end)) {
-			size_t len = end ? (size_t)(end - bt) : strlen(bt);
-			for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
-				const char *hit = strstr(bt, words[w]);
-				if (hit && (size_t)(hit - bt) < len) {
-					n++;
-					break;
-				}
-			}
-		}
-		p += 1;
-	}
-	return n;
-}
 
 /* ---- the workload -------------------------------------------------------------------- */
 
@@ -413,23 +194,23 @@ static void run_work(uint64_t ops)
 
 static void test_workload(void)
 {
-	kmemleak_probe();
+	st.has_kmemleak = kt_kmemleak_usable(st.no_kmemleak, sizeof(st.no_kmemleak));
 	if (st.has_kmemleak) {
 		/* boot-time suspects: recorded, printed, then cleared */
-		st.boot_report = slurp(KMEMLEAK);
-		st.boot_entries = st.boot_report ? count_entries(st.boot_report) : 0;
+		st.boot_report = kt_slurp(KT_KMEMLEAK);
+		st.boot_entries = st.boot_report ? kt_kmemleak_entries(st.boot_report) : 0;
 		printf("# kmemleak before the workload: %d suspect(s)%s\n", st.boot_entries,
 		       st.boot_entries ? " (ignored from here on):" : "");
 		if (st.boot_entries)
-			print_entries(st.boot_report, "#   ");
-		sw_assert_f(write_str(KMEMLEAK, "clear") == 0, "kmemleak clear failed");
+			kt_kmemleak_print(st.boot_report, "#   ");
+		sw_assert_f(kt_write_str(KT_KMEMLEAK, "clear") == 0, "kmemleak clear failed");
 	} else {
 		printf("# %s\n", st.no_kmemleak);
 	}
 	run_work(1000); /* warm-up */
 	/* let the warm-up's RCU-deferred frees land first */
-	settle(&st.before);
-	st.shrink_ok = slab_snapshot(&st.before);
+	kt_slab_settle(&st.before);
+	st.shrink_ok = kt_slab_snapshot(&st.before);
 	int64_t t0 = sw_clock_ns(CLOCK_MONOTONIC);
 	run_work(opt_ops);
 	if (opt_self_leak) {
@@ -451,31 +232,19 @@ static void test_workload(void)
  * tolerance: 256 per cache. */
 static void test_slab_kmalloc_balance(void)
 {
-	static struct slab_snap after;
-	long worst = 0;
-	const char *worst_name = "";
+	static struct kt_slab_snap after;
+	const char *worst_name;
 
 	if (!st.done)
 		sw_skip("the workload subtest did not run");
-	double waited = settle(&after);
-	for (int i = 0; i < after.n; i++) {
-		long d = after.active[i] - snap_get(&st.before, after.name[i]);
-		if (d > worst) {
-			worst = d;
-			worst_name = after.name[i];
-		}
-	}
+	double waited = kt_slab_settle(&after);
+	long worst = kt_slab_worst_growth(&st.before, &after, &worst_name);
 	printf("# kmalloc caches, active objects before -> after (settled %.1f s after the "
 	       "workload%s):\n",
 	       waited,
 	       st.shrink_ok ? "" : "; /sys/kernel/slab/*/shrink unavailable: per-CPU "
 				   "slabs count as used");
-	for (int i = 0; i < after.n; i++) {
-		long b = snap_get(&st.before, after.name[i]);
-		if (b || after.active[i])
-			printf("#   %-24s %8ld -> %8ld  (%+ld)\n", after.name[i], b,
-			       after.active[i], after.active[i] - b);
-	}
+	kt_slab_print(&st.before, &after);
 	sw_assert_f(worst <= opt_tolerance,
 		    "%s grew by %ld objects over %llu operations (tolerance %ld)",
 		    worst_name, worst, (unsigned long long)st.ops, opt_tolerance);
@@ -483,24 +252,20 @@ static void test_slab_kmalloc_balance(void)
 
 static void test_kmemleak_no_syncobj_leaks(void)
 {
+	static const char *const words[] = { "drm_syncobj", "dma_fence", NULL };
 	static char *report;
 
 	if (!st.done)
 		sw_skip("the workload subtest did not run");
 	if (!st.has_kmemleak)
 		sw_skip("%s", st.no_kmemleak);
-	/* kmemleak reports objects older than 5 s only */
-	kt_sleep_ms(6000);
-	sw_assert_f(write_str(KMEMLEAK, "scan") == 0, "kmemleak scan failed");
-	sw_assert_f(write_str(KMEMLEAK, "scan") == 0, "kmemleak scan failed");
 	free(report);
-	report = slurp(KMEMLEAK);
-	sw_assert(report);
-	int all = count_entries(report), sync = count_syncobj_entries(report);
+	report = kt_kmemleak_scan();
+	int all = kt_kmemleak_entries(report), sync = kt_kmemleak_matching(report, words);
 	printf("# kmemleak after the workload: %d new suspect(s), %d involving "
 	       "syncobjs/fences\n",
 	       all, sync);
-	print_entries(report, "#   ");
+	kt_kmemleak_print(report, "#   ");
 	st.after_report = report; /* for the next subtest */
 	sw_assert_f(sync == 0, "%d kmemleak reports involve drm_syncobj/dma_fence", sync);
 }
@@ -513,7 +278,7 @@ static void test_kmemleak_nothing_new(void)
 		sw_skip("%s", st.no_kmemleak);
 	if (!st.after_report)
 		sw_skip("kmemleak-no-syncobj-leaks did not run");
-	int all = count_entries(st.after_report);
+	int all = kt_kmemleak_entries(st.after_report);
 	sw_assert_f(all == 0, "%d new kmemleak suspects (none involving syncobjs; listed "
 		    "above)", all);
 }
