@@ -11,6 +11,7 @@
 #                      OUTDIR/fault-inject.txt, outside transcripts/: its site
 #                      counts differ between kernels by design
 #   SYNCWAY_KT_SKIP_MAX=1  skip the max-count subtests (slow debug kernels)
+#   SYNCWAY_KT_FEW_COUNTS=1  arrays of 1, 4, 5 and 64 only (slow debug kernels)
 # syncobj-gpu-fence needs a 3D virtio-gpu (tools/vm-run --gpu virgl); without
 # one its subtests skip and it writes no transcript.
 # Exit status: 0 when every binary passed.

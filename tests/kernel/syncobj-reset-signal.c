@@ -175,6 +175,8 @@ static void test_duplicate_handles(void)
 	static const uint32_t ns[] = { 2, 5, 64, 1024 };
 
 	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
+		if (kt_count_skipped(ns[c]))
+			continue;
 		for (uint32_t kind = 0; kind < 5; kind++) {
 			kt_fix_make_all(&fix, 1, kt_spec_mixed(kind, 5, NULL));
 			kt_arr_free(&a);

@@ -259,6 +259,8 @@ static void test_duplicate_handles(void)
 	static const uint32_t ns[] = { 2, 5, 64, 1024 };
 
 	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
+		if (kt_count_skipped(ns[c]))
+			continue;
 		for (int dir = 0; dir < 2; dir++) {
 			uint32_t n = ns[c];
 			kt_fix_make_all(&fix, 1, kt_none());

@@ -503,6 +503,8 @@ static void test_duplicate_handles(void)
 	uint32_t first;
 
 	for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
+		if (kt_count_skipped(ns[c]))
+			continue;
 		uint32_t n = ns[c];
 		kt_fix_make_all(&fix, 1, kt_timeline(10, 20, 1));
 		uint64_t *pts = kt_u64_array(n, 10);

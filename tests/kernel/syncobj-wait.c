@@ -346,6 +346,8 @@ static void test_duplicate_handles(void)
 
 	for (int pend = 0; pend < 2; pend++) {
 		for (size_t c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
+			if (kt_count_skipped(ns[c]))
+				continue;
 			uint32_t n = ns[c];
 			kt_fix_make_all(&fix, 1, pend ? kt_pending(1) : kt_signaled());
 			kt_arr_free(&a);
