@@ -1,9 +1,15 @@
 /* What the files of sw-ab-report share. bench/ab-report.c is main(), the head
  * of the report and the helpers every section uses; bench/ab_input.c reads the
- * raw directory into the tables declared here; each section of the report is
- * a file of its own: bench/ab_offload.c, bench/ab_virgl.c, bench/ab_micro.c,
- * bench/ab_icount_runs.c, bench/ab_frames.c and bench/ab_plots.c (with the
- * appendix). */
+ * raw directory of one kernel family into the tables declared here; each
+ * section of the report is a file of its own: bench/ab_offload.c,
+ * bench/ab_virgl.c, bench/ab_micro.c, bench/ab_icount_runs.c,
+ * bench/ab_frames.c, bench/ab_plots.c (with the appendix) and
+ * bench/ab_families.c (the families' base kernels side by side).
+ *
+ * The report has a part per kernel family (raw/6.12/, raw/7.3/): main()
+ * reads one family into the tables, writes its sections, keeps what the
+ * comparison of the families needs (families_keep()), empties the tables
+ * (reset_raw()) and goes on with the next. */
 #ifndef SYNCWAY_AB_REPORT_H
 #define SYNCWAY_AB_REPORT_H
 
@@ -21,16 +27,26 @@ extern const char *const kernels[2]; /* "base", "patched" */
 extern char kind_names[MAX_KINDS][24];
 extern int nkinds;
 
-/* Where the report goes. */
+/* The kernel families a report can hold: raw/<family>/ each. */
+#define MAX_FAMILIES 8
+
+/* Where the report goes, and the family being written. */
 struct report {
 	FILE *md;
+	FILE *gp;		/* PREFIX-plots.gp, every family's plots */
 	const char *raw;	/* DIR */
 	const char *ministat;
-	const char *kdir;	/* kmalloc-<kernel>.json, or NULL */
+	const char *kmalloc_opt; /* --kmalloc-dir, or NULL */
 	const char *plots;	/* PREFIX */
 	const char *pbase;	/* basename of PREFIX, for links in FILE.md */
-	char datadir[4096];	/* PREFIX-data */
 	struct stats_rng rng;
+	/* The family being written: */
+	const char *fam;	/* "6.12", "7.3" */
+	char famdir[4096];	/* DIR/<family>, or DIR itself when it has no family directories */
+	const char *kdir;	/* kmalloc-<kernel>.json: --kmalloc-dir, else famdir */
+	char datadir[4096];	/* PREFIX-data/<family> */
+	char datarel[4096];	/* the same relative to FILE.md's directory, for gnuplot */
+	char pfam[4096];	/* basename of PREFIX, "-", the family: the family's images */
 };
 
 /* --- bench/ab-report.c ---------------------------------------------------- */
@@ -45,6 +61,9 @@ void write_values(const char *path, const double *v, size_t n);
 /* Appends syncway-ministat's output (args: its options and files) to the
  * report, as a code block. */
 void ministat_block(const struct report *r, const char *args);
+/* A value of DIR/<family>/meta.txt (the top-level meta.txt for a raw
+ * directory without family directories), "?" when it has none. */
+const char *family_meta(const struct report *r, const char *key);
 
 /* --- bench/ab_input.c: JSON lines ----------------------------------------- */
 
@@ -100,10 +119,12 @@ void read_window_lines(const char *path, long long t0, long long t1, struct wind
 
 /* --- bench/ab_input.c: the raw directory ---------------------------------- */
 
-/* Reads the files of the raw directory it knows by name into the tables
- * below (the virgl frame benchmark's through virgl_read()), in sorted order,
- * and sorts the pooled samples. */
+/* Reads the files of a family's raw directory it knows by name into the
+ * tables below (the virgl frame benchmark's through virgl_read()), in sorted
+ * order, and sorts the pooled samples. */
 void read_raw(const char *dir);
+/* Empties the tables read_raw() filled, for the next family. */
+void reset_raw(void);
 
 /* The per-ioctl microbenchmark, micro-<mode>-<kernel>-r<N>.jsonl. */
 #define MAX_CASES 64
@@ -210,6 +231,13 @@ double median_of(const double *v, int n);
 /* The icount cost per call of kind with handles on kernel k: the median of
  * the microbenchmark case's per-boot medians; NaN without such a case. */
 double icount_cost(const char *kind, unsigned handles, int k);
+/* kmalloc counts: allocations per call of the case's ioctl with handles on
+ * kernel k, from dir/kmalloc-<kernel>.json; NaN when the file or the line is
+ * missing (the counts are only taken on some runs). */
+double kmalloc_allocs(const char *dir, int kernel, const char *case_name, unsigned handles);
+/* "a → b" of two allocation counts, "–" for one that is NaN, "–" alone when
+ * both are. */
+void fmt_allocs(char *out, size_t len, double a, double b);
 
 /* Batches (or windows) of one boot are correlated: these numbers describe
  * the precision within boots and never decide a verdict. */
@@ -258,21 +286,37 @@ void write_offload(struct report *r);
  * virgl-icount-<kernel>-r<N>-window.jsonl (with -syncway.jsonl and
  * -client.jsonl beside it), and its section of the report. */
 void virgl_read(const char *dir, const char *name, int kernel, int round);
+void virgl_reset(void);
 void virgl_write(struct report *r);
 
 /* --- bench/ab_frames.c ---------------------------------------------------- */
 
-/* Writes the heading "## title"; false, with a line saying so, when runs
- * (a plural noun) exist on one kernel only. */
-bool section_on_both(FILE *md, const char *title, const char *runs, int base, int patched);
+/* Writes the heading "## title, Linux <family>"; false, with a line saying
+ * so, when runs (a plural noun) exist on one kernel only. */
+bool section_on_both(const struct report *r, const char *title, const char *runs, int base,
+		     int patched);
 /* The wall-clock frame benchmark, when it has runs. */
 void write_frames(struct report *r);
 
 /* --- bench/ab_plots.c ----------------------------------------------------- */
 
-/* Every case's batches in ministat form, after the sections. */
+/* The appendix's heading, once. */
+void write_appendix_head(FILE *md);
+/* The family's cases, their batches in ministat form (written to r->md,
+ * which main() points at a buffer: the appendix comes after every part). */
 void write_appendix(struct report *r);
-/* The data files and PREFIX-plots.gp, and the plots' section, last. */
+/* The family's data files, its plots in r->gp, and its plots' section, last
+ * in the family's part. */
 void write_plots(struct report *r);
+
+/* --- bench/ab_families.c -------------------------------------------------- */
+
+/* Keeps what the comparison of the families needs from the family just
+ * read: each icount case's per-boot medians on base and patched, and the
+ * allocations per call on base. */
+void families_keep(const struct report *r);
+/* Base of the first family against base of each later one, per ioctl,
+ * under the instruction clock; a line saying why when there is one family. */
+void families_write(struct report *r);
 
 #endif

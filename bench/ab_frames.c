@@ -89,9 +89,11 @@ static void write_frame_verdict(struct report *r)
 	       v.median, v.verdict);
 }
 
-bool section_on_both(FILE *md, const char *title, const char *runs, int base, int patched)
+bool section_on_both(const struct report *r, const char *title, const char *runs, int base,
+		     int patched)
 {
-	fprintf(md, "## %s\n\n", title);
+	FILE *md = r->md;
+	fprintf(md, "## %s, Linux %s\n\n", title, r->fam);
 	if (base && patched)
 		return true;
 	fprintf(md, "%s on one kernel only (%d base, %d patched): no comparison.\n\n", runs, base,
@@ -103,9 +105,13 @@ void write_frames(struct report *r)
 {
 	FILE *md = r->md;
 	char path[4096], args[9000];
-	if (!frames[0].runs && !frames[1].runs)
+	if (!frames[0].runs && !frames[1].runs) {
+		fprintf(md, "## Frame benchmark (wall clock), Linux %s\n\nNot measured in this run: "
+			    "wall-clock rounds are opt-in (`tools/report --wall-rounds 7`; docs/bench.md "
+			    "says why).\n\n", r->fam);
 		return;
-	if (!section_on_both(md, "Frame benchmark (wall clock)", "Frame runs", frames[0].runs,
+	}
+	if (!section_on_both(r, "Frame benchmark (wall clock)", "Frame runs", frames[0].runs,
 			     frames[1].runs))
 		return;
 	fprintf(md, "syncway headless (pixman, one output), the client(s) above in mailbox mode, all "

@@ -30,10 +30,38 @@ static bool table_row(unsigned handles)
 	return false;
 }
 
+/* The family's series.txt (tools/report): per patch its number, "fix" when
+ * it has a Fixes: tag, else "-", and its subject. Whether the patch of
+ * label is a fix, with its subject; false without the file or the line. */
+static bool is_fix(const struct report *r, const char *label, char *subject, size_t len)
+{
+	char path[4096], line[1024], num[16], flag[8];
+	int at = -1;
+	format_fit(path, sizeof(path), "%s/series.txt", r->famdir);
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		if (errno != ENOENT)
+			die("%s: %s", path, strerror(errno));
+		return false;
+	}
+	bool fix = false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%15s %7s %n", num, flag, &at) < 2 || at < 0 || strcmp(num, label))
+			continue;
+		fix = !strcmp(flag, "fix");
+		line[strcspn(line, "\n")] = 0;
+		snprintf(subject, len, "%s", line + at);
+		break;
+	}
+	fclose(f);
+	return fix;
+}
+
 void write_per_patch(struct report *r)
 {
 	FILE *md = r->md;
-	fprintf(md, "## Instructions per call after each patch\n\n");
+	char subject[512];
+	fprintf(md, "## Instructions per call after each patch, Linux %s\n\n", r->fam);
 	if (!nprefixes) {
 		fprintf(md, "Not measured in this run (`tools/report --per-patch`, the default without "
 			    "`--quick`, boots base and the kernel of every prefix of the series under the "
@@ -41,17 +69,38 @@ void write_per_patch(struct report *r)
 		return;
 	}
 	if (strcmp(prefixes[0].label, "base"))
-		die("prefix-icount-base.jsonl is missing: the per-patch table starts at base");
+		die("%s: prefix-icount-base.jsonl is missing: the per-patch table starts at base",
+		    r->famdir);
+	/* The bug fixes at the front of the series: the column after them is
+	 * where the optimisations start from. */
+	int fixes = 0;
+	while (fixes + 1 < nprefixes && is_fix(r, prefixes[fixes + 1].label, subject, sizeof(subject)))
+		fixes++;
 	fprintf(md, "One boot per kernel under the instruction clock: base, then base with the "
-		    "patches up to each number applied (the kernels `tools/build-prefixes` builds, "
+		    "patches up to each number applied (the kernels `tools/build-prefixes %s` builds, "
 		    "base's configuration). Each cell is the median instructions per call of the "
 		    "batches, and in parentheses its change from the cell to its left: what that "
 		    "patch did to the case. `floor` (an ioctl refused with EINVAL at once), `eventfd` and "
-		    "`transfer` are controls no patch touches.\n\n| ioctl | handles |");
+		    "`transfer` are controls no patch touches.", r->fam);
+	bool any_fix = false;
+	for (int i = 1; i < nprefixes; i++) {
+		if (!is_fix(r, prefixes[i].label, subject, sizeof(subject)))
+			continue;
+		fprintf(md, "%s%s (*%s*)", any_fix ? ", " : " **A bug fix, not an optimisation** "
+			    "(a `Fixes:` tag), is marked *(fix)*: ", prefixes[i].label, subject);
+		any_fix = true;
+	}
+	if (any_fix)
+		fprintf(md, "; its change is shown like the others'.");
+	if (fixes)
+		fprintf(md, " *Optimisations*: the change from the column of %s, the series' "
+			    "fix%s in front, to the last.", prefixes[fixes].label, fixes > 1 ? "es" : "");
+	fprintf(md, "\n\n| ioctl | handles |");
 	for (int i = 0; i < nprefixes; i++)
-		fprintf(md, " %s |", prefixes[i].label);
-	fprintf(md, " all patches |\n|---|--:|");
-	for (int i = 0; i <= nprefixes; i++)
+		fprintf(md, " %s%s |", prefixes[i].label,
+			i && is_fix(r, prefixes[i].label, subject, sizeof(subject)) ? " (fix)" : "");
+	fprintf(md, " all patches |%s\n|---|--:|", fixes ? " optimisations |" : "");
+	for (int i = 0; i <= nprefixes + (fixes > 0); i++)
 		fprintf(md, "--:|");
 	fprintf(md, "\n");
 	const struct icount_run *b = &prefixes[0];
@@ -61,7 +110,7 @@ void write_per_patch(struct report *r)
 		if (!table_row(h))
 			continue;
 		fprintf(md, "| %s | %u | %.0f |", name, h, b->c[c].median);
-		double prev = b->c[c].median, last = prev;
+		double prev = b->c[c].median, last = prev, after_fixes = fixes ? NAN : prev;
 		for (int i = 1; i < nprefixes; i++) {
 			double v = run_value(&prefixes[i], name, h);
 			if (isnan(v)) {
@@ -70,8 +119,15 @@ void write_per_patch(struct report *r)
 			}
 			fprintf(md, " %.0f (%+.1f %%) |", v, 100.0 * (v / prev - 1.0));
 			prev = last = v;
+			if (i == fixes)
+				after_fixes = v;
 		}
-		fprintf(md, " %+.1f %% |\n", 100.0 * (last / b->c[c].median - 1.0));
+		fprintf(md, " %+.1f %% |", 100.0 * (last / b->c[c].median - 1.0));
+		if (fixes && isnan(after_fixes))
+			fprintf(md, " – |");
+		else if (fixes)
+			fprintf(md, " %+.1f %% |", 100.0 * (last / after_fixes - 1.0));
+		fputc('\n', md);
 	}
 	fprintf(md, "\n");
 }
@@ -93,7 +149,7 @@ static double hardened_value(int k, const char *name, unsigned handles, double *
 static void write_vulnerabilities(const struct report *r, const char *kernel)
 {
 	char path[4096], line[512];
-	format_fit(path, sizeof(path), "%s/hardened-vulnerabilities-%s.txt", r->raw, kernel);
+	format_fit(path, sizeof(path), "%s/hardened-vulnerabilities-%s.txt", r->famdir, kernel);
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		fprintf(r->md, "What the %s kernel mitigated was not recorded (%s: %s).\n\n", kernel,
@@ -113,7 +169,7 @@ static void write_vulnerabilities(const struct report *r, const char *kernel)
 void write_hardened(struct report *r)
 {
 	FILE *md = r->md;
-	fprintf(md, "## On a hardened kernel\n\n");
+	fprintf(md, "## On a hardened kernel, Linux %s\n\n", r->fam);
 	if (!nhardened[0] && !nhardened[1]) {
 		fprintf(md, "Not measured in this run (`tools/report --hardened` builds base and patched "
 			    "with Debian's mitigations and hardening, "
@@ -123,8 +179,8 @@ void write_hardened(struct report *r)
 	}
 	for (int k = 0; k < 2; k++)
 		if (!nhardened[k])
-			die("no hardened-icount-%s-r*.jsonl: the hardened table needs both kernels",
-			    kernels[k]);
+			die("%s: no hardened-icount-%s-r*.jsonl: the hardened table needs both kernels",
+			    r->famdir, kernels[k]);
 	fprintf(md, "The same microbenchmark on base and patched built with "
 		    "`kernel-patches/config-hardened.fragment` on top of their configuration: the "
 		    "mitigations and hardening options of Debian's amd64 kernel (stack protector, "

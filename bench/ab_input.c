@@ -1,7 +1,7 @@
-/* sw-ab-report's reading of the raw directory (the list of its files is in
- * bench/ab-report.c): the JSON-lines reader every section uses, and the
- * tables of bench/ab-report.h filled from the files read. The virgl frame
- * benchmark reads its own files (bench/ab_virgl.c).
+/* sw-ab-report's reading of a kernel family's raw directory (the list of its
+ * files is in bench/ab-report.c): the JSON-lines reader every section uses,
+ * and the tables of bench/ab-report.h filled from the files read. The virgl
+ * frame benchmark reads its own files (bench/ab_virgl.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -562,4 +562,26 @@ void read_raw(const char *dir)
 		stats_sort(frames[k].windows.v, frames[k].windows.n);
 		stats_sort(frames[k].commit_windows.v, frames[k].commit_windows.n);
 	}
+}
+
+void reset_raw(void)
+{
+	for (int i = 0; i < ncases; i++)
+		for (int m = 0; m < 2; m++)
+			for (int k = 0; k < 2; k++)
+				stats_sample_free(&cases[i].s[m][k].pooled);
+	memset(cases, 0, sizeof(cases));
+	ncases = 0;
+	for (int k = 0; k < 2; k++) {
+		stats_sample_free(&frames[k].windows);
+		stats_sample_free(&frames[k].commit_windows);
+		stats_sample_free(&frames[k].intervals_ms);
+	}
+	memset(frames, 0, sizeof(frames));
+	memset(offload, 0, sizeof(offload));
+	memset(prefixes, 0, sizeof(prefixes));
+	nprefixes = 0;
+	memset(hardened, 0, sizeof(hardened));
+	memset(nhardened, 0, sizeof(nhardened));
+	virgl_reset();
 }

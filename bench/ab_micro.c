@@ -22,9 +22,7 @@ static const struct micro_case *floor_case(void)
 	return NULL;
 }
 
-/* kmalloc counts: allocs per call for (ioctl, count), NaN when the file or
- * the line is missing (the counts are only taken on some runs). */
-static double kmalloc_allocs(const char *dir, int kernel, const char *case_name, unsigned handles)
+double kmalloc_allocs(const char *dir, int kernel, const char *case_name, unsigned handles)
 {
 	char path[4096], up[32], ioctl_name[32];
 	format_fit(path, sizeof(path), "%s/kmalloc-%s.json", dir, kernels[kernel]);
@@ -46,6 +44,16 @@ static double kmalloc_allocs(const char *dir, int kernel, const char *case_name,
 	}
 	jreader_close(&r);
 	return v;
+}
+
+void fmt_allocs(char *out, size_t len, double a, double b)
+{
+	char sa[16] = "–", sb[16] = "–";
+	if (!isnan(a))
+		snprintf(sa, sizeof(sa), "%.2g", a);
+	if (!isnan(b))
+		snprintf(sb, sizeof(sb), "%.2g", b);
+	snprintf(out, len, isnan(a) && isnan(b) ? "–" : "%s → %s", sa, sb);
 }
 
 void within_boot(const struct stats_sample *b, const struct stats_sample *p,
@@ -316,7 +324,7 @@ static void write_micro_mode(struct report *r, int m)
 	struct stats_boot_verdict v[MAX_CASES];
 	micro_verdicts(m, v);
 
-	fprintf(md, "## Per-ioctl cost, %s mode\n\n", modes[m]);
+	fprintf(md, "## Per-ioctl cost, %s mode, Linux %s\n\n", modes[m], r->fam);
 	if (m == ICOUNT)
 		fprintf(md, "Guest nanoseconds under `-icount shift=0`: **instructions per call** (user + "
 			    "kernel). Median and p99 over all batches of all boots (each batch = the mean "
@@ -363,12 +371,9 @@ static void write_micro_mode(struct report *r, int m)
 		char boot[64], hl[64], km[64] = "–";
 		fmt_shift(boot, sizeof(boot), &w.boot);
 		fmt_shift(hl, sizeof(hl), &w.hl);
-		if (r->kdir) {
-			double kb = kmalloc_allocs(r->kdir, 0, c->name, c->handles);
-			double kp = kmalloc_allocs(r->kdir, 1, c->name, c->handles);
-			if (!isnan(kb) || !isnan(kp))
-				snprintf(km, sizeof(km), "%.2g → %.2g", kb, kp);
-		}
+		if (r->kdir)
+			fmt_allocs(km, sizeof(km), kmalloc_allocs(r->kdir, 0, c->name, c->handles),
+				   kmalloc_allocs(r->kdir, 1, c->name, c->handles));
 		fprintf(md, "| %s | %u | %.1f | %.1f | %.2f | %.1f | %.1f | %.2f | ", c->name, c->handles,
 			w.med_b, w.p99_b, floor_ratio(c, m, 0), w.med_p, w.p99_p, floor_ratio(c, m, 1));
 		const struct stats_boot_verdict *cv = &v[i];
@@ -427,10 +432,16 @@ static void write_micro_mode(struct report *r, int m)
 
 void write_micro(struct report *r)
 {
-	for (int m = 0; m < 2; m++)
-		for (int i = 0; i < ncases; i++)
-			if (has_mode(&cases[i], m)) {
-				write_micro_mode(r, m);
-				break;
-			}
+	for (int m = 0; m < 2; m++) {
+		int i = 0;
+		while (i < ncases && !has_mode(&cases[i], m))
+			i++;
+		if (i < ncases)
+			write_micro_mode(r, m);
+		else
+			fprintf(r->md, "## Per-ioctl cost, %s mode, Linux %s\n\nNot measured in this "
+				       "run%s.\n\n", modes[m], r->fam,
+				m == WALL ? ": wall-clock rounds are opt-in (`tools/report --wall-rounds 7`; "
+					    "docs/bench.md says why)" : "");
+	}
 }

@@ -118,10 +118,17 @@ void write_offload(struct report *r)
 {
 	FILE *md = r->md;
 	char path[4096], args[9000];
-	if (!have_offload(SYNC_EXPLICIT))
+	static const char title[] = "Frame benchmark: GPU-offload client under the instruction clock";
+	if (!offload[0][SYNC_EXPLICIT].runs && !offload[1][SYNC_EXPLICIT].runs) {
+		fprintf(md, "## %s, Linux %s\n\nNot measured in this run (`tools/report --offload-secs 0` "
+			    "or `--no-frame`, or the family not in `--offload-families`: `--quick` runs it on "
+			    "6.12 only).\n\n", title, r->fam);
 		return;
-	fprintf(md, "## Frame benchmark: GPU-offload client under the instruction clock\n\n"
-		    "syncway headless (pixman, one 64x64 output at 60 Hz) and `syncway-offload`, a "
+	}
+	if (!section_on_both(r, title, "GPU-offload runs", offload[0][SYNC_EXPLICIT].runs,
+			     offload[1][SYNC_EXPLICIT].runs))
+		return;
+	fprintf(md, "syncway headless (pixman, one 64x64 output at 60 Hz) and `syncway-offload`, a "
 		    "client that renders nothing and per frame makes the syncobj calls of a Vulkan "
 		    "application and Mesa's WSI in mailbox mode (docs/bench.md, *The GPU-offload "
 		    "frame benchmark*), all on the guest's one vCPU under `-icount shift=0`, one run "

@@ -129,6 +129,11 @@ void virgl_read(const char *dir, const char *name, int kernel, int round)
 	virgl[kernel].runs++;
 }
 
+void virgl_reset(void)
+{
+	memset(virgl, 0, sizeof(virgl));
+}
+
 static int values_of(int k, int which, double *out)
 {
 	for (int i = 0; i < virgl[k].runs; i++)
@@ -271,10 +276,14 @@ static void write_model_comparison(FILE *md)
 void virgl_write(struct report *r)
 {
 	FILE *md = r->md;
-	if (!virgl[0].runs && !virgl[1].runs)
+	static const char title[] = "Frame benchmark: real GPU fences on virgl under the instruction clock";
+	if (!virgl[0].runs && !virgl[1].runs) {
+		fprintf(md, "## %s, Linux %s\n\nNot measured in this run (`tools/report --virgl-rounds 0`, "
+			    "or the family not in `--virgl-families`: by default 6.12 only, docs/bench.md "
+			    "says why).\n\n", title, r->fam);
 		return;
-	if (!section_on_both(md, "Frame benchmark: real GPU fences on virgl under the instruction clock",
-			     "virgl runs", virgl[0].runs, virgl[1].runs))
+	}
+	if (!section_on_both(r, title, "virgl runs", virgl[0].runs, virgl[1].runs))
 		return;
 	fprintf(md, "syncway headless on GLES2 and `syncway-gears --renderer gles2 --buffer dmabuf --mode "
 		    "mailbox`, in a guest with a 3D virtio-gpu (`tools/vm-run --gpu virgl --icount`: "

@@ -6,9 +6,11 @@ usage: ab-report-check.py SW_AB_REPORT SYNCWAY_MINISTAT
 The fabricated data has known answers: a real difference that must be proven,
 controls that must not be, a floor whose wall-clock time differs between the
 kernel builds (as measured under TCG) that must be flagged as a differing
-control and must not leak into the other cases, exact icount values. Also
-checks that a JSON line lacking a key the report needs stops it, naming the
-file and the key. Each check is a subtest with a PASS/FAIL line (and a JSON
+control and must not leak into the other cases, exact icount values; two
+kernel families (raw/6.12, raw/7.3), each with its part, and their base
+kernels compared per ioctl; a raw directory without families read as 6.12.
+Also checks that a JSON line lacking a key the report needs stops it, naming
+the file and the key. Each check is a subtest with a PASS/FAIL line (and a JSON
 line in $SYNCWAY_TEST_JSON, like tests/lib/harness.h); ends with
 "N passed, N failed".
 """
@@ -145,15 +147,26 @@ def virgl_files(raw, kernel, r, busy):
                            separators=(',', ':')) + '\n')
 
 
-def fabricate(raw, wall_boots=WALL_BOOTS):
+FAMILY_META = {'6.12': 'PREEMPT_VOLUNTARY', '7.3': 'PREEMPT_LAZY'}
+
+
+def fabricate(top, wall_boots=WALL_BOOTS, family='6.12', icount=ICOUNT, flat=False):
+    """A family's raw directory, top/<family> (top itself when flat, the
+    layout before there were families), and top/meta.txt."""
     rng = random.Random(7)
+    raw = top if flat else os.path.join(top, family)
     os.makedirs(raw)
-    with open(os.path.join(raw, 'meta.txt'), 'w') as f:
-        f.write('date=fabricated\ncommand=ab-report-check.py\n')
+    if not os.path.exists(os.path.join(top, 'meta.txt')):
+        with open(os.path.join(top, 'meta.txt'), 'w') as f:
+            f.write('date=fabricated\ncommand=ab-report-check.py\n')
+    if not flat:
+        with open(os.path.join(raw, 'meta.txt'), 'w') as f:
+            f.write('family=%s\nrelease_base=%s.0-syncway-base\nrelease_patched=%s.0-syncway-patched\n'
+                    'preempt=%s\n' % (family, family, family, FAMILY_META[family]))
     for k, kernel in enumerate(KERNELS):
         for r in range(2):
             with open(os.path.join(raw, 'micro-icount-%s-r%d.jsonl' % (kernel, r + 1)), 'w') as f:
-                for (case, handles), values in ICOUNT.items():
+                for (case, handles), values in icount.items():
                     f.write(micro_line(case, handles, [values[k][r]] * 5))
             for sync in ('explicit', 'none'):
                 offload_files(raw, kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r])
@@ -196,9 +209,14 @@ class Tool:
         return md, p.stderr
 
     def raw(self, name, **kw):
+        """The top of a fabricated raw directory, with the family 6.12."""
         raw = os.path.join(self.work, name)
         fabricate(raw, **kw)
         return raw
+
+
+def fam(raw, family='6.12'):
+    return os.path.join(raw, family)
 
 
 def section(md, title):
@@ -320,10 +338,11 @@ def per_patch_table(t):
     check('Not measured in this run' in section(md, '## Instructions per call after each patch'),
           'a report without prefix runs does not say the table was not measured')
     raw = t.raw('raw-prefixes')
-    prefix_files(raw)
+    prefix_files(fam(raw))
     md, _ = t.run(raw)
-    table = section(md, '## Instructions per call after each patch')
-    check('| ioctl | handles | base | 0001 | 0002 | all patches |' in table, 'header: %s' % table)
+    table = section(md, '## Instructions per call after each patch, Linux 6.12')
+    check('| ioctl | handles | base | 0001 | 0002 | all patches |\n' in table, 'header: %s' % table)
+    check('(fix)' not in table and 'optimisations' not in table, 'a fix without series.txt')
     check(row(table, 'wait', 1) == '| wait | 1 | 2000 | 1500 (-25.0 %) | 1200 (-20.0 %) | -40.0 % |',
           row(table, 'wait', 1))
     check(row(table, 'floor', 0) == '| floor | 0 | 494 | 494 (+0.0 %) | 494 (+0.0 %) | +0.0 % |',
@@ -331,14 +350,14 @@ def per_patch_table(t):
     # two handles is not one of the table's rows
     check('| wait | 2 |' not in table, 'a row for two handles')
     raw = t.raw('raw-prefixes-no-base')
-    prefix_files(raw, PREFIXES[1:])
+    prefix_files(fam(raw), PREFIXES[1:])
     _, err = t.run(raw, status=1)
     check('prefix-icount-base.jsonl is missing' in err, err)
     raw = t.raw('raw-prefixes-wall')
-    prefix_files(raw)
-    with open(os.path.join(raw, 'prefix-icount-0002.jsonl')) as f:
+    prefix_files(fam(raw))
+    with open(os.path.join(fam(raw), 'prefix-icount-0002.jsonl')) as f:
         text = f.read().replace('"icount"', '"wall"')
-    with open(os.path.join(raw, 'prefix-icount-0002.jsonl'), 'w') as f:
+    with open(os.path.join(fam(raw), 'prefix-icount-0002.jsonl'), 'w') as f:
         f.write(text)
     _, err = t.run(raw, status=1)
     check('where the instruction clock is needed' in err, err)
@@ -352,11 +371,11 @@ def hardened_table(t):
     # wait/1: boots 2400 and 2424 on base, 1600 and 1616 on patched
     for kernel, values in (('base', (2400, 2424)), ('patched', (1600, 1616))):
         for r, v in enumerate(values):
-            with open(os.path.join(raw, 'hardened-icount-%s-r%d.jsonl' % (kernel, r + 1)), 'w') as f:
+            with open(os.path.join(fam(raw), 'hardened-icount-%s-r%d.jsonl' % (kernel, r + 1)), 'w') as f:
                 for case, handles, median in (('floor', 0, 600), ('wait', 1, v)):
                     f.write(json.dumps({'case': case, 'handles': handles, 'mode': 'icount',
                                         'median': median}, separators=(',', ':')) + '\n')
-    with open(os.path.join(raw, 'hardened-vulnerabilities-patched.txt'), 'w') as f:
+    with open(os.path.join(fam(raw), 'hardened-vulnerabilities-patched.txt'), 'w') as f:
         f.write('/sys/devices/system/cpu/vulnerabilities/spectre_v1:Mitigation: usercopy/swapgs '
                 'barriers\n')
     md, _ = t.run(raw)
@@ -365,10 +384,126 @@ def hardened_table(t):
     check(row(table, 'wait', 1) == '| wait | 1 | 2412 | 1608 | -33.3 % | 1.0 % | -35.5 % |',
           row(table, 'wait', 1))
     check('spectre_v1:Mitigation: usercopy/swapgs barriers' in table, 'vulnerabilities: %s' % table)
-    os.remove(os.path.join(raw, 'hardened-icount-base-r1.jsonl'))
-    os.remove(os.path.join(raw, 'hardened-icount-base-r2.jsonl'))
+    os.remove(os.path.join(fam(raw), 'hardened-icount-base-r1.jsonl'))
+    os.remove(os.path.join(fam(raw), 'hardened-icount-base-r2.jsonl'))
     _, err = t.run(raw, status=1)
     check('the hardened table needs both kernels' in err, err)
+
+
+# Linux 7.3's icount per-boot medians: the floor 26 instructions dearer
+# than on 6.12, wait/1 137 (so 111 beyond the floor), transfer 29 with a
+# spread that still lets the rule call it, reset 45 cheaper, timeline_wait/1
+# within its spread, the rest as on 6.12; query/1 measured on 7.3 only.
+ICOUNT_73 = dict(ICOUNT)
+ICOUNT_73.update({
+    ('floor', 0): ([520, 520], [520, 520]),
+    ('wait', 1): ([2100, 2100], [1300, 1300]),
+    ('timeline_wait', 1): ([2054, 2056], [1400, 1400]),
+    ('reset', 1): ([1300, 1300], [1000, 1000]),
+    ('eventfd', 1): ([800, 800], [800, 800]),
+    ('transfer', 1): ([930, 931], [930, 931]),
+    ('query', 1): ([700, 700], [650, 650]),
+})
+# The 7.3 series starts with a bug fix (a Fixes: tag in series.txt).
+PREFIXES_73 = (('base', {('floor', 0): 520, ('wait', 1): 2100}),
+               ('0001', {('floor', 0): 520, ('wait', 1): 2100}),
+               ('0002', {('floor', 0): 520, ('wait', 1): 1575}))
+SERIES_73 = ('0001 fix drm/syncobj: Fix references leaked by a failed import at a timeline point\n'
+             '0002 - drm/syncobj: Remove the drm_syncobj_array_wait helper\n')
+
+
+def kmalloc_file(raw, kernel, allocs):
+    with open(os.path.join(raw, 'kmalloc-%s.json' % kernel), 'w') as f:
+        for (ioctl, count), n in allocs.items():
+            f.write(json.dumps({'ioctl': ioctl, 'count': count, 'allocs': n,
+                                'calls': 200}, separators=(',', ':')) + '\n')
+
+
+def two_families(t):
+    raw = t.raw('raw-families')
+    fabricate(raw, family='7.3', icount=ICOUNT_73)
+    kmalloc_file(fam(raw), 'base', {('WAIT', 1): 2})
+    kmalloc_file(fam(raw, '7.3'), 'base', {('WAIT', 1): 1})
+    prefix_files(fam(raw, '7.3'), PREFIXES_73)
+    with open(os.path.join(fam(raw, '7.3'), 'series.txt'), 'w') as f:
+        f.write(SERIES_73)
+    md, _ = t.run(raw)
+    # a part per family, 6.12 first
+    for title in ('## Frame benchmark: GPU-offload client under the instruction clock',
+                  '## Per-ioctl cost, icount mode', '## Per-ioctl cost, wall mode',
+                  '## Instructions per call after each patch', '## Plots'):
+        at = [md.find('%s, Linux %s\n' % (title, f)) for f in ('6.12', '7.3')]
+        check(0 <= at[0] < at[1], '%s: not once per family in order (%s)' % (title, at))
+    check('| Linux 7.3, preemption model | `CONFIG_PREEMPT_LAZY` |' in md, 'no preemption model')
+    check('| Linux 6.12, base kernel | `6.12.0-syncway-base`' in md, 'no 6.12 base kernel')
+    icount = section(md, '## Per-ioctl cost, icount mode, Linux 7.3')
+    check('-38.10 % (exact)' in row(icount, 'wait', 1), 'icount wait on 7.3: %s' % row(icount, 'wait', 1))
+    # base's allocations from 7.3's own kmalloc-base.json, none for patched
+    check(row(icount, 'wait', 1).endswith('| 1 → – |'), 'kmallocs on 7.3: %s' % row(icount, 'wait', 1))
+    offload = section(md, '## Frame benchmark: GPU-offload client under the instruction clock, Linux 7.3')
+    check(re.search(r'\| client frames/s, explicit sync \| 2 / 2 \|', offload), 'no 7.3 offload verdict')
+    # the per-patch table of 7.3 with its fix
+    table = section(md, '## Instructions per call after each patch, Linux 7.3')
+    check('| ioctl | handles | base | 0001 (fix) | 0002 | all patches | optimisations |' in table,
+          'header: %s' % table)
+    check('**A bug fix, not an optimisation** (a `Fixes:` tag), is marked *(fix)*: 0001 (*drm/syncobj: '
+          'Fix references leaked by a failed import at a timeline point*)' in table, table)
+    check(row(table, 'wait', 1) == '| wait | 1 | 2100 | 2100 (+0.0 %) | 1575 (-25.0 %) | -25.0 % | -25.0 % |',
+          row(table, 'wait', 1))
+    check('(fix)' not in section(md, '## Instructions per call after each patch, Linux 6.12'),
+          'a fix in the 6.12 table')
+    # the base kernels side by side
+    fams = section(md, '## Linux 6.12 vs 7.3: the base kernels per ioctl, icount')
+    check('`CONFIG_PREEMPT_VOLUNTARY`' in fams and '`CONFIG_PREEMPT_LAZY`' in fams, 'preemption models')
+    check(row(fams, 'floor', 0) == '| floor | 0 | 494.0 | 520.0 | +26.0 (+5.26 %) | 0 / 0 | +5.26 % (exact) '
+          '| – | – | none proven | none proven |', row(fams, 'floor', 0))
+    check(row(fams, 'wait', 1) == '| wait | 1 | 1963.0 | 2100.0 | +137.0 (+6.98 %) | 0 / 0 | +6.98 % (exact) '
+          '| +111.0 | 2 → 1 | -35.51 % | -38.10 % |', row(fams, 'wait', 1))
+    check(row(fams, 'transfer', 1).startswith('| transfer | 1 | 901.5 | 930.5 | +29.0 (+3.22 %) | 3 / 1 | '
+                                              '+3.22 % | +3.0 |'), row(fams, 'transfer', 1))
+    check('No difference proven (Δ within 3 × spread)' in row(fams, 'timeline_wait', 1),
+          row(fams, 'timeline_wait', 1))
+    check('No difference proven (exact) | -26.0 |' in row(fams, 'eventfd', 1), row(fams, 'eventfd', 1))
+    check('-45.0 (-3.35 %)' in row(fams, 'reset', 1), row(fams, 'reset', 1))
+    check('| query |' not in fams, 'a case of one family in the table')
+    check('Of 9 cases measured on both, 3 cost more instructions on 7.3\'s base kernel than on 6.12\'s, '
+          '1 fewer, 5 no difference proven; the floor moved by +26.0 instructions. Cases measured on '
+          'one family only are left out.' in fams, 'summary: %s' % fams)
+    check('Linux 6.12 vs 7.3 base kernels: of 9 cases, 3 more instructions on 7.3, 1 fewer' in t.stdout,
+          t.stdout)
+    # the appendix after every part, a block per family
+    appendix = md.index('## Appendix')
+    check(appendix > md.index('## Linux 6.12 vs 7.3'), 'appendix before the comparison')
+    check('### Linux 7.3, icount, wait, 1 handles' in md[appendix:], 'no 7.3 appendix')
+
+
+def one_family(t):
+    raw = os.path.join(t.work, 'raw-7.3-only')
+    # icount boots without the GPU-offload runs (--offload-families), no
+    # virgl boots, no wall-clock rounds (the default)
+    fabricate(raw, family='7.3', icount=ICOUNT_73, wall_boots=0)
+    for name in os.listdir(fam(raw, '7.3')):
+        if name.startswith('offload-') or name.startswith('virgl-'):
+            os.remove(os.path.join(fam(raw, '7.3'), name))
+    md, _ = t.run(raw)
+    check('## Per-ioctl cost, icount mode, Linux 7.3' in md and 'Linux 6.12' not in md, 'not 7.3 alone')
+    check('One kernel family in this run (Linux 7.3)' in md, 'no word on the missing comparison')
+    check(section(md, '## Frame benchmark: GPU-offload client under the instruction clock, Linux 7.3')
+          .startswith('## Frame benchmark: GPU-offload client under the instruction clock, Linux 7.3\n\n'
+                      'Not measured in this run'), 'no word on the missing GPU-offload runs')
+    for title in ('## Frame benchmark: real GPU fences on virgl under the instruction clock, Linux 7.3',
+                  '## Per-ioctl cost, wall mode, Linux 7.3', '## Frame benchmark (wall clock), Linux 7.3'):
+        check(section(md, title).startswith(title + '\n\nNot measured in this run'), 'no word: %s' % title)
+    check('.png' in section(md, '## Plots, Linux 7.3') and 'fps.png' not in md, 'plots without frames')
+
+
+def flat_is_612(t):
+    """A raw directory from before the families: one family, 6.12."""
+    raw = t.raw('raw-flat', flat=True)
+    md, _ = t.run(raw)
+    icount = section(md, '## Per-ioctl cost, icount mode, Linux 6.12')
+    check('-35.51 % (exact)' in row(icount, 'wait', 1), 'flat icount wait: %s' % row(icount, 'wait', 1))
+    check('One kernel family in this run (Linux 6.12)' in md, 'flat: comparison')
 
 
 def edit_line(path, index, drop):
@@ -394,19 +529,19 @@ def missing_keys_stop(t):
                              ('virgl-icount-patched-r1-syncway.jsonl', 300, 'waited'),
                              ('virgl-icount-base-r3-client.jsonl', 1, 'committed')):
         raw = t.raw('raw-%s-%s' % (name, key))
-        edit_line(os.path.join(raw, name), index, key)
+        edit_line(os.path.join(fam(raw), name), index, key)
         _, err = t.run(raw, status=1)
         check(name in err and '"%s"' % key in err, 'missing %s in %s: %r' % (key, name, err))
 
 
 def optional_key_is_optional(t):
     raw = t.raw('raw-optional')
-    edit_line(os.path.join(raw, 'frame-wall-base-r1.jsonl'), 600, 'interval_ns')
+    edit_line(os.path.join(fam(raw), 'frame-wall-base-r1.jsonl'), 600, 'interval_ns')
     t.run(raw)
 
 
 CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, virgl_frames, per_patch_table, hardened_table,
-          missing_keys_stop, optional_key_is_optional]
+          two_families, one_family, flat_is_612, missing_keys_stop, optional_key_is_optional]
 
 
 def main():
