@@ -1,6 +1,8 @@
 #!/bin/sh
 # One boot of the A/B benchmark, run inside a guest by tools/report:
 #   sh bench/guest-ab.sh MODE KERNEL ROUND OUTDIR
+# OUTDIR is the kernel family's raw directory (tools/report: /results/raw/
+# 6.12 or /results/raw/7.3); KERNEL is base, patched, or a prefix's label.
 # MODE icount: the per-ioctl microbenchmark (guest ns = instructions), then
 #              the GPU-offload frame benchmark: syncway headless with
 #              syncway-offload, explicit sync and the no-sync control.
@@ -22,7 +24,9 @@
 #   SYNCWAY_BENCH_FRAME_SECS   length of the frame run (s; 0 = no frame run)
 #   SYNCWAY_BENCH_CLIENT       client command (default: sync-client unthrottled)
 #   SYNCWAY_BENCH_OUTPUT       headless mode WxH@HZ (default 256x256@1000)
-#   SYNCWAY_BENCH_KMALLOC=1    also run tests/kernel/syncobj-kmalloc-count
+#   SYNCWAY_BENCH_KMALLOC=FILE also run tests/kernel/syncobj-kmalloc-count
+#                              --out FILE, last in the boot (nothing measured
+#                              comes after it); empty: not
 #   SYNCWAY_BENCH_OFFLOAD_SECS measured window of each offload run (guest s;
 #                              0 = none), after SYNCWAY_BENCH_OFFLOAD_WARMUP
 #                              (default 2)
@@ -82,10 +86,6 @@ build/bench/syncobj-bench --mode "$bmode" --batches 2 --calls "$c" --warmup "$w"
 build/bench/syncobj-bench --mode "$bmode" --batches "$b" --calls "$c" --warmup "$w" \
 	--json "$micro.jsonl" >"$micro.txt" || exit 1
 echo "  micro: $(grep -c . "$micro.jsonl") cases"
-if [ "${SYNCWAY_BENCH_KMALLOC:-0}" = 1 ] && [ ! -s "$out/../kmalloc-$kernel.json" ]; then
-	build/tests/kernel/syncobj-kmalloc-count --out "$out/../kmalloc-$kernel.json" \
-		>"$out/kmalloc-$kernel.txt" 2>&1 || echo "  kmalloc-count failed (see $out/kmalloc-$kernel.txt)"
-fi
 # The offload runs write to the guest's tmpfs and copy at the end: no 9p
 # traffic while frames are counted.
 offload_secs=${SYNCWAY_BENCH_OFFLOAD_SECS:-0}
@@ -125,5 +125,13 @@ if [ "$mode" = wall ] && [ "$secs" -gt 0 ]; then
 	# 124: stopped by the timeout, as intended
 	[ $rc = 0 ] || [ $rc = 124 ] || { echo "  frame run failed ($rc), see $out/frame-$tag.log"; exit 1; }
 	echo "  frame: $(grep -c '"type":"frame"' "$out/frame-$tag.jsonl") frames in $secs s"
+fi
+# The allocation counts: tracepoints and their buffers change the slab state,
+# so they come after everything this boot measures.
+kmalloc=${SYNCWAY_BENCH_KMALLOC:-}
+if [ -n "$kmalloc" ]; then
+	build/tests/kernel/syncobj-kmalloc-count --out "$kmalloc" >"$out/kmalloc-$kernel.txt" 2>&1 ||
+		echo "  kmalloc-count failed (see $out/kmalloc-$kernel.txt)"
+	echo "  kmalloc: $(cat "$kmalloc" 2>/dev/null | grep -c .) rows"
 fi
 exit 0
