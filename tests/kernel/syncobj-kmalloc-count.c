@@ -279,23 +279,32 @@ struct slice {
 	long ev[EV_N];
 };
 
-/* Parses the trace: events between "kt-call I" and the next marker go to
- * slices[I]. Deduplicates the second kmalloc event 6.12 emits for a large
- * kmalloc (same pointer, back to back). */
+/* The function an event's call_site names, "?" when it names none. */
+static void call_site(const char *event, char *site, size_t len)
+{
+	const char *cs = strstr(event, "call_site=");
+
+	if (!cs) {
+		snprintf(site, len, "?");
+		return;
+	}
+	cs += 10;
+	snprintf(site, len, "%.*s", (int)strcspn(cs, "+ "), cs);
+}
+
 /* An allocation the slab allocator makes for itself (7.x refills its per-CPU
  * sheaves of objects from the kmalloc caches), by the function it comes from. */
 static bool slab_bookkeeping(const char *event)
 {
-	const char *cs = strstr(event, "call_site=");
 	char site[64];
 
-	if (!cs)
-		return false;
-	cs += 10;
-	snprintf(site, sizeof(site), "%.*s", (int)strcspn(cs, "+ "), cs);
+	call_site(event, site, sizeof(site));
 	return !strncmp(site, "__pcs_", 6) || strstr(site, "sheaf");
 }
 
+/* Parses the trace: events between "kt-call I" and the next marker go to
+ * slices[I]. Deduplicates the second kmalloc event 6.12 emits for a large
+ * kmalloc (same pointer, back to back). */
 static void parse(char *text, struct slice *slices, uint32_t ncalls, struct row *r,
 		  double weight)
 {
@@ -361,12 +370,8 @@ static void parse(char *text, struct slice *slices, uint32_t ncalls, struct row 
 		}
 		slices[cur].ev[e]++;
 		if (e == EV_KMALLOC || e == EV_CACHE_ALLOC) {
-			char *cs = strstr(event, "call_site=");
-			char site[64] = "?";
-			if (cs) {
-				cs += 10;
-				snprintf(site, sizeof(site), "%.*s", (int)strcspn(cs, "+ "), cs);
-			}
+			char site[64];
+			call_site(event, site, sizeof(site));
 			int s;
 			for (s = 0; s < r->nsites; s++)
 				if (!strcmp(r->site[s], site))
