@@ -37,6 +37,7 @@
 #include "fifo.h"
 #include "frame_stats.h"
 #include "layer_shell.h"
+#include "listen.h"
 #include "output_management.h"
 #include "renderer.h"
 #include "xwayland.h"
@@ -479,12 +480,13 @@ int main(int argc, char *argv[])
 	if (!options.no_xwayland)
 		xwayland_init(&server);
 
-	const char *socket = wl_display_add_socket_auto(server.display);
-	if (!socket) {
+	server.listener = sw_listener_create(server.display);
+	if (!server.listener) {
 		fprintf(stderr, "syncway: cannot create a Wayland socket (is XDG_RUNTIME_DIR set "
 			"and writable?)\n");
 		return 1;
 	}
+	const char *socket = sw_listener_name(server.listener);
 	if (!wlr_backend_start(server.backend)) {
 		fprintf(stderr, "syncway: cannot start the backend\n");
 		return 1;
@@ -500,6 +502,8 @@ int main(int argc, char *argv[])
 		return 1;
 
 	wl_display_run(server.display);
+	sw_listener_destroy(server.listener);
+	server.listener = NULL;
 
 	/* Clients first: their surfaces release buffers, which signals release
 	 * points while the device and the event loop still exist. Xwayland is

@@ -17,6 +17,7 @@ struct sw_explicit_sync;
 struct sw_fifo_manager;
 struct sw_commit_timing_manager;
 struct sw_frame_stats;
+struct sw_listener;
 struct sw_output_stats;
 struct sw_vblank_clock;
 struct wlr_surface;
@@ -47,6 +48,7 @@ struct sw_server {
 
 	struct wl_display *display;
 	struct wl_event_loop *loop;
+	struct sw_listener *listener; /* the Wayland socket */
 	struct wlr_backend *backend;
 	struct wlr_session *session;
 	struct wlr_renderer *renderer;
