@@ -3,13 +3,16 @@
  * of each surface waits on an eventfd registered with SYNCOBJ_EVENTFD, and
  * when it fires, handle_wait_ready unlocks it and every later commit that
  * is ready by then. What one client may hold is capped (sw_sync_client,
- * over_cap). */
+ * over_cap), and what all of them hold together too (over_budget): the
+ * client holding the most is cut off. Without an eventfd to be had (the fd
+ * limit), a wait is watched by polling its point instead (handle_poll). */
 #include "acquire_wait.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
@@ -28,8 +31,8 @@
 struct sw_sync_client {
 	struct wl_list link; /* sw_explicit_sync.clients */
 	struct wl_client *client; /* NULL once disconnected */
-	size_t held;  /* its commits waiting on an acquire point */
-	size_t armed; /* its waits with an eventfd: one per surface */
+	size_t held;    /* its commits waiting on an acquire point */
+	size_t watched; /* its surfaces' oldest waits: eventfd or polled */
 	struct wl_listener destroy;
 };
 
@@ -54,9 +57,21 @@ struct sw_acquire_wait {
 	uint32_t seq; /* the locked cached state */
 	struct sw_imported_timeline *timeline;
 	uint64_t point;
-	struct wl_event_source *source; /* NULL until it is the surface's oldest */
+	/* Once it is the surface's oldest: an eventfd and its source, or
+	 * polled, in sw_explicit_sync.polled. */
+	struct wl_event_source *source;
 	int event_fd;
+	bool polled;
+	struct wl_list poll_link;
 };
+
+/* How often polled waits are checked: a frame at 200 Hz, so that a client
+ * whose wait is polled loses at most that much latency. */
+#define POLL_MS 5
+/* A client with at most this many waiting surfaces is never cut off by the
+ * budget; past it, its commits are polled. An honest client has one per
+ * window it is drawing. */
+#define SMALL_WAITER 8
 
 /* --- per-client costs ---------------------------------------------------- */
 
@@ -101,34 +116,64 @@ static int handle_wait_ready(int fd, uint32_t mask, void *data);
 /* Only the oldest held commit of a surface has an eventfd: the commits
  * queued behind it cannot apply before it anyway, and one fd per surface
  * rather than per commit keeps a client that floods commits on unsignalled
- * points from exhausting the compositor's fds. */
-static bool wait_arm(struct sw_acquire_wait *wait)
+ * points from exhausting the compositor's fds. 0, or the errno. */
+static int wait_arm(struct sw_acquire_wait *wait)
 {
 	struct sw_explicit_sync *sync = wait->sync;
 	int event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (event_fd < 0) {
-		wlr_log_errno(WLR_ERROR, "explicit sync: eventfd");
-		return false;
-	}
+	if (event_fd < 0)
+		return errno;
 	/* flags 0: fire once the point is signalled, waiting for it to
 	 * materialize first if needed (wait-before-submit). An already
 	 * signalled point fires at once. */
 	if (sw_syncobj_eventfd(sync->stats, sync->drm_fd, wait->timeline->handle, wait->point, 0,
 			       event_fd) != 0) {
+		int err = errno;
 		wlr_log_errno(WLR_ERROR, "explicit sync: SYNCOBJ_EVENTFD for point %" PRIu64,
 			      wait->point);
 		close(event_fd);
-		return false;
+		return err;
 	}
+	/* The event loop polls a duplicate but hands this fd to the callback;
+	 * without an fd for the duplicate, there is no source. */
 	wait->source = wl_event_loop_add_fd(sync->server->loop, event_fd, WL_EVENT_READABLE,
 					    handle_wait_ready, wait);
 	if (!wait->source) {
 		close(event_fd);
-		return false;
+		return EMFILE;
 	}
-	/* The event loop polls a duplicate but hands this fd to the callback. */
 	wait->event_fd = event_fd;
-	wait->owner->armed++;
+	return 0;
+}
+
+/* Watched by polling, for want of an eventfd: TIMELINE_WAIT with timeout 0
+ * every POLL_MS, through common/syncobj.c like every other ioctl. */
+static void wait_poll(struct sw_acquire_wait *wait, const char *why)
+{
+	struct sw_explicit_sync *sync = wait->sync;
+	if (wl_list_empty(&sync->polled)) {
+		wlr_log(WLR_ERROR, "explicit sync: %s: polling acquire points every %d ms", why, POLL_MS);
+		wl_event_source_timer_update(sync->poll_timer, POLL_MS);
+	}
+	wait->polled = true;
+	wl_list_insert(sync->polled.prev, &wait->poll_link);
+	sync->counters.waits_polled++;
+}
+
+/* The surface's oldest held commit gets watched: an eventfd, or polling
+ * when the compositor has no fd for one (or poll_only: the budget is
+ * spent). false when it cannot be watched at all. */
+static bool wait_watch(struct sw_acquire_wait *wait, bool poll_only)
+{
+	int err = 0;
+	if (poll_only)
+		wait_poll(wait, "waiting surfaces at the fd budget, none holding many");
+	else if ((err = wait_arm(wait)) == EMFILE || err == ENFILE || err == ENOMEM)
+		wait_poll(wait, strerror(err));
+	else if (err != 0)
+		return false;
+	wait->owner->watched++;
+	wait->sync->watched++;
 	return true;
 }
 
@@ -145,7 +190,12 @@ static void wait_destroy(struct sw_acquire_wait *wait)
 	if (wait->source) {
 		wl_event_source_remove(wait->source);
 		close(wait->event_fd);
-		wait->owner->armed--;
+	}
+	if (wait->polled)
+		wl_list_remove(&wait->poll_link);
+	if (wait->source || wait->polled) {
+		wait->owner->watched--;
+		wait->sync->watched--;
 	}
 	wl_list_remove(&wait->link);
 	timeline_unref(wait->timeline);
@@ -218,17 +268,13 @@ static void handle_guard_destroy(struct wl_listener *listener, void *data)
  * the event loop each (a burst of thousands of held commits is otherwise
  * drained one loop iteration at a time); at most a batch per call, after
  * which the next head's eventfd, firing at once, continues. */
-static int handle_wait_ready(int fd, uint32_t mask, void *data)
+static void wait_ready(struct sw_acquire_wait *wait)
 {
-	struct sw_acquire_wait *wait = data;
 	struct sw_explicit_sync *sync = wait->sync;
 	struct wlr_surface *surface = wait->surface;
 	uint32_t seqs[64];
 	size_t n = 0;
-	uint64_t count;
 
-	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
-		wlr_log_errno(WLR_ERROR, "explicit sync: reading an acquire eventfd");
 	sw_frame_stats_commit_acquired(sync->server->frame_stats, surface, wait->seq,
 				       sw_syncobj_now_ns(), true);
 	seqs[n++] = wait->seq;
@@ -247,7 +293,7 @@ static int handle_wait_ready(int fd, uint32_t mask, void *data)
 			wait_destroy(next);
 			continue;
 		}
-		if (!wait_arm(next)) {
+		if (!wait_watch(next, false)) {
 			unwatched = true;
 			unwatched_point = next->point;
 		}
@@ -266,6 +312,39 @@ static int handle_wait_ready(int fd, uint32_t mask, void *data)
 	if (unwatched)
 		wl_client_post_implementation_error(client, "compositor cannot wait for acquire point %" PRIu64,
 						    unwatched_point);
+}
+
+static int handle_wait_ready(int fd, uint32_t mask, void *data)
+{
+	uint64_t count;
+	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		wlr_log_errno(WLR_ERROR, "explicit sync: reading an acquire eventfd");
+	wait_ready(data);
+	return 0;
+}
+
+/* The polled waits whose points are signalled by now go ahead. Applying a
+ * commit runs listeners that may destroy other waits, so each is taken off
+ * a private list first, and a destroyed one simply leaves it. */
+static int handle_poll(void *data)
+{
+	struct sw_explicit_sync *sync = data;
+	struct wl_list pending;
+	wl_list_init(&pending);
+	wl_list_insert_list(&pending, &sync->polled);
+	wl_list_init(&sync->polled);
+	while (!wl_list_empty(&pending)) {
+		struct sw_acquire_wait *wait = wl_container_of(pending.next, wait, poll_link);
+		wl_list_remove(&wait->poll_link);
+		wl_list_insert(sync->polled.prev, &wait->poll_link);
+		if (sw_syncobj_point_signalled(sync->stats, sync->drm_fd, wait->timeline->handle,
+					       wait->point) == 1)
+			wait_ready(wait);
+	}
+	if (!wl_list_empty(&sync->polled))
+		wl_event_source_timer_update(sync->poll_timer, POLL_MS);
+	else
+		wlr_log(WLR_ERROR, "explicit sync: no acquire point polled any more");
 	return 0;
 }
 
@@ -283,12 +362,63 @@ static const char *over_cap(struct sw_explicit_sync *sync, const struct sw_sync_
 		return buf;
 	}
 	if (needs_eventfd && options->max_waiting_surfaces > 0 &&
-	    owner->armed >= (size_t)options->max_waiting_surfaces) {
+	    owner->watched >= (size_t)options->max_waiting_surfaces) {
 		snprintf(buf, len, "more than %d surfaces with commits waiting on acquire points "
 			 "(--max-waiting-surfaces)", options->max_waiting_surfaces);
 		return buf;
 	}
 	return NULL;
+}
+
+/* Cuts a client off for holding the most waiting surfaces when all
+ * clients' together reached the budget: it is told why, and goes at once,
+ * so that its fds are free for the commit that found the budget spent. */
+static void cut_off(struct sw_explicit_sync *sync, struct sw_sync_client *heavy)
+{
+	struct wl_client *client = heavy->client;
+	pid_t pid = 0;
+	wl_client_get_credentials(client, &pid, NULL, NULL);
+	wlr_log(WLR_ERROR, "explicit sync: client pid %d cut off: it holds the most waiting surfaces "
+		"(%zu) when all clients' reached %ld (--fd-headroom)", (int)pid, heavy->watched,
+		sync->server->options->max_waiting_total);
+	sync->counters.clients_cut_off++;
+	sync->counters.protocol_errors++;
+	wl_client_post_implementation_error(client, "waiting surfaces of all clients at the "
+					    "compositor's limit (%ld, --fd-headroom): this client "
+					    "holds the most (%zu)",
+					    sync->server->options->max_waiting_total, heavy->watched);
+	wl_client_flush(client);
+	wl_client_destroy(client);
+}
+
+/* Another waiting surface for owner, with all clients' at the budget: the
+ * one holding the most goes (another client: cut off; owner: refused, with
+ * the words in cap_buf), unless even the most is few (SMALL_WAITER), in
+ * which case owner's wait is polled (*poll_only) and nobody is cut off. */
+static const char *over_budget(struct sw_explicit_sync *sync, struct sw_sync_client *owner,
+			       bool *poll_only, char *buf, size_t len)
+{
+	long budget = sync->server->options->max_waiting_total;
+	*poll_only = false;
+	if (budget <= 0 || sync->watched < (size_t)budget)
+		return NULL;
+	struct sw_sync_client *heavy = NULL, *other;
+	wl_list_for_each(other, &sync->clients, link) {
+		if (other != owner && other->client && (!heavy || other->watched > heavy->watched))
+			heavy = other;
+	}
+	size_t mine = owner->watched + 1;
+	if ((heavy ? heavy->watched : 0) <= SMALL_WAITER && mine <= SMALL_WAITER) {
+		*poll_only = true;
+		return NULL;
+	}
+	if (heavy && heavy->watched > mine) {
+		cut_off(sync, heavy);
+		return NULL;
+	}
+	snprintf(buf, len, "waiting surfaces of all clients at the compositor's limit (%ld, "
+		 "--fd-headroom): this client holds the most (%zu)", budget, mine);
+	return buf;
 }
 
 bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
@@ -299,8 +429,10 @@ bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 	struct sw_sync_client *owner = sync_client_get(sync, wl_resource_get_client(surface->resource));
 	if (!owner)
 		return false;
-	bool needs_eventfd = !surface_next_wait(sync, surface);
+	bool needs_eventfd = !surface_next_wait(sync, surface), poll_only = false;
 	if ((*cap = over_cap(sync, owner, needs_eventfd, cap_buf, cap_len)))
+		return false;
+	if (needs_eventfd && (*cap = over_budget(sync, owner, &poll_only, cap_buf, cap_len)))
 		return false;
 	struct sw_wait_queue *queue = surface_queue(sync, surface);
 	if (!queue) {
@@ -324,7 +456,7 @@ bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 	wait->surface = surface;
 	wait->timeline = timeline;
 	wait->point = point;
-	if (needs_eventfd && !wait_arm(wait)) {
+	if (needs_eventfd && !wait_watch(wait, poll_only)) {
 		free(wait);
 		if (wl_list_empty(&queue->waits))
 			queue_free(queue);
@@ -337,9 +469,18 @@ bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 	return true;
 }
 
+bool wait_queues_init(struct sw_explicit_sync *sync)
+{
+	wl_list_init(&sync->queues);
+	wl_list_init(&sync->polled);
+	sync->poll_timer = wl_event_loop_add_timer(sync->server->loop, handle_poll, sync);
+	return sync->poll_timer != NULL;
+}
+
 void wait_queues_finish(struct sw_explicit_sync *sync)
 {
 	struct sw_wait_queue *queue, *queue_tmp;
 	wl_list_for_each_safe(queue, queue_tmp, &sync->queues, link)
 		queue_empty(sync, queue);
+	wl_event_source_remove(sync->poll_timer);
 }

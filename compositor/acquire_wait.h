@@ -19,7 +19,10 @@ struct wlr_surface;
 bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 		 struct sw_imported_timeline *timeline, uint64_t point, const char **cap,
 		 char *cap_buf, size_t cap_len);
-/* Every held commit of every surface, cancelled. */
+/* The lists and the poll timer, at start-up; false when they cannot be
+ * made. */
+bool wait_queues_init(struct sw_explicit_sync *sync);
+/* Every held commit of every surface, cancelled; the timer goes. */
 void wait_queues_finish(struct sw_explicit_sync *sync);
 
 #endif

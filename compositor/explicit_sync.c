@@ -492,12 +492,16 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
 	sync->stats = &server->syncobj_stats;
 	sync->release_after_frames = !server_renderer_is_pixman(server->renderer);
 	sync->render_fence = -1;
-	wl_list_init(&sync->queues);
 	wl_list_init(&sync->clients);
 	wl_list_init(&sync->releases);
+	if (!wait_queues_init(sync)) {
+		free(sync);
+		return NULL;
+	}
 	sync->global = wl_global_create(server->display, &wp_linux_drm_syncobj_manager_v1_interface,
 					MANAGER_VERSION, sync, manager_bind);
 	if (!sync->global) {
+		wait_queues_finish(sync);
 		free(sync);
 		return NULL;
 	}
@@ -533,13 +537,14 @@ void sw_explicit_sync_counters_print(FILE *f, const struct sw_explicit_sync_coun
 	fprintf(f, "syncway: explicit sync: %llu timelines imported (%llu alive), %llu commits "
 		"(%llu ready at commit, %llu waited, %llu waits cancelled), %llu release points "
 		"signalled (%llu on render fences, %llu after frames retired, %llu errors), "
-		"%llu protocol errors\n",
+		"%llu protocol errors, %llu waits polled, %llu clients cut off by the fd budget\n",
 		(unsigned long long)c->timelines_imported, (unsigned long long)c->timelines_live,
 		(unsigned long long)c->commits, (unsigned long long)c->acquire_ready,
 		(unsigned long long)c->acquire_waited, (unsigned long long)c->waits_cancelled,
 		(unsigned long long)c->releases_signalled, (unsigned long long)c->releases_fenced,
 		(unsigned long long)c->releases_deferred,
-		(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors);
+		(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors,
+		(unsigned long long)c->waits_polled, (unsigned long long)c->clients_cut_off);
 }
 
 /* The JSON keys, in the order they are written. */
@@ -558,6 +563,8 @@ static const struct {
 	{ "releases_deferred", offsetof(struct sw_explicit_sync_counters, releases_deferred) },
 	{ "release_errors", offsetof(struct sw_explicit_sync_counters, release_errors) },
 	{ "protocol_errors", offsetof(struct sw_explicit_sync_counters, protocol_errors) },
+	{ "waits_polled", offsetof(struct sw_explicit_sync_counters, waits_polled) },
+	{ "clients_cut_off", offsetof(struct sw_explicit_sync_counters, clients_cut_off) },
 };
 
 void sw_explicit_sync_counters_write_json(FILE *f, const struct sw_explicit_sync_counters *c)

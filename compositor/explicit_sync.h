@@ -15,6 +15,9 @@ struct sw_explicit_sync_counters {
 	uint64_t acquire_ready;    /* ... whose acquire point was already signalled */
 	uint64_t acquire_waited;   /* ... that waited on an eventfd */
 	uint64_t waits_cancelled;  /* waits dropped because the surface went away */
+	uint64_t waits_polled;     /* waits watched by polling: no eventfd to be had */
+	uint64_t clients_cut_off;  /* disconnected for holding the most when all
+				    * clients' waiting surfaces reached the budget */
 	uint64_t releases_signalled;
 	uint64_t releases_fenced;   /* ... from a render fence (GPU renderers) */
 	uint64_t releases_deferred; /* ... after waiting for frames to retire */

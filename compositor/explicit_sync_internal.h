@@ -37,6 +37,12 @@ struct sw_explicit_sync {
 
 	struct wl_list queues;   /* sw_wait_queue.link */
 	struct wl_list clients;  /* sw_sync_client.link */
+	/* Waits watched by polling their point, for want of an eventfd
+	 * (sw_acquire_wait.poll_link), and the timer that polls them; made at
+	 * start-up, since at the fd limit a timer could not be. */
+	struct wl_list polled;
+	struct wl_event_source *poll_timer;
+	size_t watched; /* surfaces of all clients with a waiting commit */
 	struct wl_list releases; /* sw_release.link */
 	struct wl_listener frames_retired;
 

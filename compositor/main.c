@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,10 @@ static const char usage[] =
 	"                           (default 4096, 0: no cap); beyond, a protocol error\n"
 	"      --max-waiting-surfaces N  surfaces of one client with such commits (each costs\n"
 	"                           2 fds; default 256, 0: no cap); beyond, a protocol error\n"
+	"      --fd-headroom N      fds kept free below the fd limit for connections, buffers\n"
+	"                           and syncway's own; waiting surfaces of all clients get\n"
+	"                           the rest (default: a quarter of the limit, at least 128,\n"
+	"                           at most half)\n"
 	"      --no-xwayland        no X11 clients (Xwayland starts at the first one otherwise)\n"
 	"      --adaptive-sync      variable refresh rate on outputs that have it\n"
 	"  -v, --verbose            wlroots info messages; twice for debug\n"
@@ -95,7 +100,7 @@ static bool parse_size(const char *arg, struct sw_options *options)
 static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
 {
 	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_WAITING,
-	       OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC };
+	       OPT_FD_HEADROOM, OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC };
 	static const struct option longopts[] = {
 		{ "startup", required_argument, NULL, 's' },
 		{ "exit-with-client", no_argument, NULL, 'x' },
@@ -105,6 +110,7 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		{ "outputs", required_argument, NULL, OPT_OUTPUTS },
 		{ "max-held-commits", required_argument, NULL, OPT_MAX_HELD },
 		{ "max-waiting-surfaces", required_argument, NULL, OPT_MAX_WAITING },
+		{ "fd-headroom", required_argument, NULL, OPT_FD_HEADROOM },
 		{ "no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "adaptive-sync", no_argument, NULL, OPT_ADAPTIVE_SYNC },
@@ -156,6 +162,15 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 				return false;
 			}
 			*(c == OPT_MAX_HELD ? &options->max_held_commits : &options->max_waiting_surfaces) = (int)n;
+			break;
+		}
+		case OPT_FD_HEADROOM: {
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 0 || n > 100000000) {
+				fprintf(stderr, "syncway: --fd-headroom wants a count of fds, not '%s'\n", optarg);
+				return false;
+			}
+			options->fd_headroom = n;
 			break;
 		}
 		case OPT_NO_XWAYLAND:
@@ -320,16 +335,45 @@ static struct rlimit initial_nofile;
 /* Each client costs the compositor fds (its socket, dmabufs, eventfds);
  * the usual soft limit of 1024 is reached by a few hundred surfaces, after
  * which every client's next dmabuf or wait fails. The hard limit is what
- * the administrator allows. */
-static void raise_nofile_limit(void)
+ * the administrator allows. Returns the limit in force. */
+static long raise_nofile_limit(void)
 {
 	if (getrlimit(RLIMIT_NOFILE, &initial_nofile) != 0)
-		return;
+		return -1;
 	struct rlimit raised = initial_nofile;
 	raised.rlim_cur = raised.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &raised) != 0)
+	if (setrlimit(RLIMIT_NOFILE, &raised) != 0) {
 		fprintf(stderr, "syncway: cannot raise the fd limit to %llu: %s\n",
 			(unsigned long long)raised.rlim_max, strerror(errno));
+		raised = initial_nofile;
+	}
+	if (raised.rlim_cur == RLIM_INFINITY || raised.rlim_cur > LONG_MAX)
+		return LONG_MAX;
+	return (long)raised.rlim_cur;
+}
+
+/* What all clients' waiting surfaces may cost together: two fds each (an
+ * eventfd and the event loop's duplicate), within the fd limit less the
+ * headroom, which keeps fds for new connections, buffers and syncway's own
+ * needs whatever the waits take. false when the headroom leaves nothing. */
+static bool set_fd_budget(struct sw_options *options, long limit)
+{
+	if (limit <= 0 || limit == LONG_MAX)
+		return true; /* unknown or unlimited: the per-client caps only */
+	if (options->fd_headroom < 0) {
+		options->fd_headroom = limit / 4 > 128 ? limit / 4 : 128;
+		if (options->fd_headroom > limit / 2)
+			options->fd_headroom = limit / 2;
+	}
+	if (options->fd_headroom >= limit) {
+		fprintf(stderr, "syncway: --fd-headroom %ld leaves no fds of the limit of %ld for waits\n",
+			options->fd_headroom, limit);
+		return false;
+	}
+	options->max_waiting_total = (limit - options->fd_headroom) / 2;
+	fprintf(stderr, "syncway: fd limit %ld: waiting surfaces of all clients at most %ld "
+		"(headroom %ld fds)\n", limit, options->max_waiting_total, options->fd_headroom);
+	return true;
 }
 
 static void exec_client(const char *cmd)
@@ -375,12 +419,14 @@ int main(int argc, char *argv[])
 		.report_interval_ms = 5000,
 		.max_held_commits = 4096,
 		.max_waiting_surfaces = 256,
+		.fd_headroom = -1,
 	};
 	int verbosity = 0;
 	if (!parse_options(argc, argv, &options, &verbosity))
 		return 2;
 	wlr_log_init(verbosity >= 2 ? WLR_DEBUG : verbosity == 1 ? WLR_INFO : WLR_ERROR, NULL);
-	raise_nofile_limit();
+	if (!set_fd_budget(&options, raise_nofile_limit()))
+		return 2;
 	if (options.headless_outputs > 0) {
 		char n[16];
 		snprintf(n, sizeof(n), "%d", options.headless_outputs);
