@@ -16,6 +16,24 @@
 
 /* --- fds ------------------------------------------------------------------- */
 
+long ct_nofile_limit(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	long soft = -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "Max open files", 14) == 0) {
+			sscanf(line + 14, "%ld", &soft);
+			break;
+		}
+	}
+	fclose(f);
+	return soft;
+}
+
 bool ct_fds_read(pid_t pid, struct ct_fds *out)
 {
 	char dir_path[64];

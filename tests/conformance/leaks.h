@@ -18,6 +18,9 @@ struct ct_fds {
 	char other_targets[1024];
 };
 
+/* The soft RLIMIT_NOFILE of process pid, from /proc/PID/limits; -1 if
+ * unknown. */
+long ct_nofile_limit(pid_t pid);
 /* false when /proc/PID/fd cannot be read (not the same user, no /proc). */
 bool ct_fds_read(pid_t pid, struct ct_fds *out);
 /* "41 fds (eventfd 2, drm 3, socket 12, ...)". */

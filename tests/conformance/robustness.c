@@ -14,6 +14,9 @@
  *                                   (SYNCWAY_CONFORMANCE_MAX_HELD, else 100000)
  *   SYNCWAY_CONFORMANCE_MAX_HELD=N  the compositor's cap on one client's held
  *                                   commits, if it has one: commit N+1 must fail
+ *   SYNCWAY_ROBUSTNESS_LIMITED_DISPLAY, SYNCWAY_ROBUSTNESS_LIMITED_LOG
+ *                                   a compositor with a low fd limit, for the
+ *                                   subtests at the limit (fd_limit.c)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +34,7 @@
 #include <xf86drm.h>
 
 #include "ct.h"
+#include "fd_limit.h"
 #include "leaks.h"
 #include "stats.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
@@ -706,25 +710,6 @@ static void flood_tests(void)
 	}
 }
 
-/* The compositor's soft RLIMIT_NOFILE, from /proc/PID/limits; -1 if unknown. */
-static long nofile_limit(pid_t pid)
-{
-	char path[64], line[256];
-	snprintf(path, sizeof(path), "/proc/%d/limits", (int)pid);
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	long soft = -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "Max open files", 14) == 0) {
-			sscanf(line + 14, "%ld", &soft);
-			break;
-		}
-	}
-	fclose(f);
-	return soft;
-}
-
 static void exhaustion_tests(void)
 {
 	/* One client queues waiting commits on one surface, up to 3000. The
@@ -739,7 +724,7 @@ static void exhaustion_tests(void)
 		int n = env_int("SYNCWAY_ROBUSTNESS_FLOOD", 3000);
 		struct guard g;
 		guard_start(&g);
-		long limit = nofile_limit(g.fds.pid);
+		long limit = ct_nofile_limit(g.fds.pid);
 		if (limit <= 0)
 			sw_skip("cannot read the compositor's fd limit");
 		struct ct_conn *b = ct_connect_with_manager();
@@ -919,6 +904,7 @@ int main(int argc, char **argv)
 	write_fence_tests();
 	surface_cap_tests();
 	backlog_tests();
+	fd_limit_tests();
 	ct_end();
 	return sw_test_exit();
 }

@@ -1,0 +1,530 @@
+/* The robustness suite's subtests at the compositor's fd limit: many
+ * clients whose waiting surfaces together would take every fd, and a flood
+ * of connections. They run against a second compositor started with a low
+ * fd limit (run-in-guest starts one with `ulimit -n 1024`), so that the
+ * limit is cheap to reach:
+ *
+ *   SYNCWAY_ROBUSTNESS_LIMITED_DISPLAY=NAME  its WAYLAND_DISPLAY (else the
+ *                                            subtests skip)
+ *   SYNCWAY_ROBUSTNESS_LIMITED_LOG=PATH      its log (with -v: libwayland's
+ *                                            messages are at info level), for
+ *                                            the "fd limit" and "accept" lines
+ *                                            (else not checked)
+ *
+ * See docs/conformance.md, "The robustness suite". */
+#include "fd_limit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ct.h"
+#include "leaks.h"
+
+/* The compositor's CPU time so far (user + system, all threads), in clock
+ * ticks, from /proc/PID/stat; -1 if unreadable. */
+static long long cpu_ticks(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* The command name may hold spaces: fields count from its ')'. */
+	char *p = strrchr(buf, ')');
+	unsigned long long utime, stime;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+			 &stime) != 2)
+		return -1;
+	return (long long)(utime + stime);
+}
+
+/* The compositor's share of one CPU while c is dispatched for ms
+ * milliseconds, in percent. */
+static double cpu_percent_over(struct ct_conn *c, pid_t pid, int ms)
+{
+	long long before = cpu_ticks(pid);
+	int64_t start = ct_now_ns();
+	while (ct_now_ns() - start < (int64_t)ms * 1000000)
+		ct_dispatch(c, -1, 20);
+	long long after = cpu_ticks(pid);
+	if (before < 0 || after < 0)
+		sw_fail("cannot read /proc/%d/stat", (int)pid);
+	double secs = (ct_now_ns() - start) / 1e9;
+	return 100.0 * (double)(after - before) / (double)sysconf(_SC_CLK_TCK) / secs;
+}
+
+/* Lines of the compositor's log containing needle; -1 without a log. */
+static int log_lines(const char *needle)
+{
+	const char *path = getenv("SYNCWAY_ROBUSTNESS_LIMITED_LOG");
+	FILE *f = path && *path ? fopen(path, "re") : NULL;
+	if (!f)
+		return -1;
+	char line[1024];
+	int n = 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, needle))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/* A non-blocking connection to the compositor's socket; -1 with errno
+ * (EAGAIN: its backlog is full). */
+static int raw_connect(void)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR"), *name = getenv("WAYLAND_DISPLAY");
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	if (!dir || !name)
+		sw_skip("XDG_RUNTIME_DIR or WAYLAND_DISPLAY unset");
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/%s", dir, name);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		sw_fail("socket: %s", strerror(errno));
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether the compositor closed the connection (refused it). */
+static bool peer_closed(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	if (poll(&p, 1, 0) <= 0)
+		return false;
+	char c;
+	return (p.revents & (POLLHUP | POLLERR)) || recv(fd, &c, 1, MSG_DONTWAIT) <= 0;
+}
+
+enum probe { PROBE_SERVED, PROBE_REFUSED, PROBE_HUNG };
+
+static void handle_probe_done(void *data, struct wl_callback *cb, uint32_t serial)
+{
+	*(bool *)data = true;
+}
+
+static const struct wl_callback_listener probe_listener = { .done = handle_probe_done };
+
+/* A new client connects and does a roundtrip, within timeout_ms. */
+static enum probe probe_new_client(int timeout_ms, char *why, size_t why_len)
+{
+	int fd = raw_connect();
+	if (fd < 0) {
+		snprintf(why, why_len, "connect: %s", strerror(errno));
+		return PROBE_REFUSED;
+	}
+	struct wl_display *d = wl_display_connect_to_fd(fd);
+	if (!d) {
+		close(fd);
+		snprintf(why, why_len, "wl_display_connect_to_fd failed");
+		return PROBE_REFUSED;
+	}
+	bool done = false;
+	struct wl_callback *cb = wl_display_sync(d);
+	wl_callback_add_listener(cb, &probe_listener, &done);
+	int64_t end = ct_now_ns() + (int64_t)timeout_ms * 1000000;
+	enum probe result = PROBE_HUNG;
+	snprintf(why, why_len, "no answer within %d ms", timeout_ms);
+	while (!done) {
+		int64_t left = end - ct_now_ns();
+		if (left <= 0)
+			break;
+		if (wl_display_flush(d) < 0 && errno != EAGAIN && errno != EPIPE) {
+			snprintf(why, why_len, "flush: %s", strerror(errno));
+			result = PROBE_REFUSED;
+			break;
+		}
+		struct pollfd p = { .fd = wl_display_get_fd(d), .events = POLLIN };
+		if (poll(&p, 1, (int)(left / 1000000) + 1) > 0 && wl_display_dispatch(d) < 0) {
+			snprintf(why, why_len, "connection closed: %s", strerror(wl_display_get_error(d)));
+			result = PROBE_REFUSED;
+			break;
+		}
+	}
+	if (done)
+		result = PROBE_SERVED;
+	wl_callback_destroy(cb);
+	wl_display_disconnect(d);
+	return result;
+}
+
+static const char *const probe_names[] = { "served", "refused", "left hanging" };
+
+/* The subtests talk to the compositor with the low fd limit; the other
+ * subtests' compositor is WAYLAND_DISPLAY again after them. */
+static char *saved_display;
+
+static void use_limited_compositor(void)
+{
+	const char *name = getenv("SYNCWAY_ROBUSTNESS_LIMITED_DISPLAY");
+	if (!name || !*name)
+		sw_skip("SYNCWAY_ROBUSTNESS_LIMITED_DISPLAY unset: needs a compositor started with a "
+			"low fd limit (run-in-guest starts one)");
+	const char *current = getenv("WAYLAND_DISPLAY");
+	free(saved_display);
+	saved_display = current ? strdup(current) : NULL;
+	setenv("WAYLAND_DISPLAY", name, 1);
+}
+
+static void use_main_compositor(void)
+{
+	if (saved_display)
+		setenv("WAYLAND_DISPLAY", saved_display, 1);
+	free(saved_display);
+	saved_display = NULL;
+}
+
+/* Ours must exceed the compositor's: every connection costs both a fd. */
+static void raise_own_fd_limit(long want)
+{
+	struct rlimit r;
+	if (getrlimit(RLIMIT_NOFILE, &r) != 0)
+		sw_fail("getrlimit: %s", strerror(errno));
+	if (r.rlim_cur >= (rlim_t)want)
+		return;
+	r.rlim_cur = (rlim_t)want;
+	if (r.rlim_max < r.rlim_cur)
+		r.rlim_max = r.rlim_cur;
+	if (setrlimit(RLIMIT_NOFILE, &r) != 0)
+		sw_skip("cannot raise our own fd limit to %ld: %s", want, strerror(errno));
+}
+
+/* The observer and the guard of robustness.c, small: fds back to the
+ * baseline after the subtest, the compositor still drawing. */
+struct limited {
+	struct ct_conn *obs;
+	struct ct_fd_watch fds;
+	long limit;
+};
+
+static void limited_start(struct limited *l)
+{
+	use_limited_compositor();
+	l->obs = ct_connect_with_manager();
+	ct_control_frame(l->obs);
+	ct_roundtrip(l->obs);
+	ct_fd_watch_start(l->obs, &l->fds);
+	l->limit = ct_nofile_limit(l->fds.pid);
+	if (l->limit <= 0)
+		sw_skip("cannot read the compositor's fd limit");
+	if (l->limit > 8192)
+		sw_skip("the compositor's fd limit is %ld: too high to reach cheaply", l->limit);
+}
+
+static void limited_end(struct limited *l, const char *what)
+{
+	struct ct_track *t = ct_control_frame(l->obs);
+	if (!ct_wait_flag(l->obs, &t->frame_done, CT_DEADLINE_MS))
+		sw_fail("%s: the compositor draws no frame for the observer", what);
+	ct_fd_watch_expect_baseline(l->obs, &l->fds, CT_DEADLINE_MS, what);
+}
+
+/* An explicit-sync client's commit that must wait: its acquire point is
+ * signalled 100 ms after the commit, so the compositor needs an eventfd
+ * (or another way to see it signalled). It must be presented. */
+static void waiting_frame(struct ct_conn *c, struct ct_window *w, struct sw_buffer *b,
+			  struct ct_timeline *acq, uint64_t point, struct ct_timeline *rel,
+			  const char *what)
+{
+	struct ct_track *t = ct_commit_buffer(w, b, acq, point, rel, point);
+	ct_signal_later(acq, point, ct_ms(100), NULL);
+	if (!ct_try_roundtrip(c))
+		sw_fail("%s: the explicit-sync client was disconnected: \"%s\"", what, ct_last_log());
+	ct_need_presented(c, t, what);
+}
+
+enum { ATTACKERS = 8 };
+
+struct attacker {
+	struct ct_conn *c;
+	struct sw_buffer *buf;
+	struct ct_timeline *acq, *rel;
+	int surfaces;
+	bool cut;
+	bool display_error; /* cut with wl_display.implementation */
+	char why[160];
+};
+
+/* Another role-less surface with a commit held on a never-signalled point. */
+static void attacker_surface(struct attacker *a)
+{
+	struct ct_window *w = ct_bare_surface(a->c);
+	ct_get_sync(w);
+	ct_prepare(w, a->buf, a->acq, 1, a->rel, (uint64_t)++a->surfaces);
+	ct_commit(w);
+}
+
+/* Roundtrip of an attacker: false once the compositor cut it off, with the
+ * error's words kept. */
+static bool attacker_alive(struct attacker *a)
+{
+	if (a->cut)
+		return false;
+	if (wl_display_roundtrip(a->c->d->display) >= 0)
+		return true;
+	a->cut = true;
+	const struct wl_interface *iface = NULL;
+	uint32_t code = wl_display_get_protocol_error(a->c->d->display, &iface, NULL);
+	a->display_error = iface == &wl_display_interface && code == WL_DISPLAY_ERROR_IMPLEMENTATION;
+	snprintf(a->why, sizeof(a->why), "%s: error %u on %s (\"%s\")",
+		 strerror(wl_display_get_error(a->c->d->display)), code, iface ? iface->name : "-",
+		 ct_last_log());
+	return false;
+}
+
+void fd_limit_tests(void)
+{
+	/* Eight clients whose waiting surfaces (two fds each) would together
+	 * take several times the compositor's fds, none of them past the
+	 * per-client cap (256): the first holds limit/6 surfaces, then the
+	 * other seven add theirs in turn. Bystanders connected before (an
+	 * explicit-sync client whose commits must wait, a wl_shm one) keep
+	 * getting frames, a new client connects, the client holding the most
+	 * is the first one cut off, the compositor stays below its limit
+	 * without spinning, and everything comes back afterwards. */
+	ct_subtest("waiting-surfaces-of-many-clients-cut-the-heaviest")
+	{
+		static struct attacker att[ATTACKERS];
+		struct limited l;
+		limited_start(&l);
+		int per = (int)(l.limit / 6);
+		if (per > 250)
+			per = 250; /* below the per-client cap: the total must bind */
+		struct ct_conn *e = ct_connect_with_manager();
+		struct ct_window *we = ct_sync_window(e);
+		struct sw_buffer *eb[2] = { ct_buffer(e), ct_buffer(e) };
+		struct ct_timeline *eacq = ct_timeline(e), *erel[4];
+		for (int i = 0; i < 4; i++)
+			erel[i] = ct_timeline(e);
+		struct ct_conn *s = ct_connect(); /* wl_shm, no explicit sync */
+		ct_control_frame(s);
+		ct_roundtrip(s);
+		ct_show(we, eb[0], eacq, 1, erel[0], 1);
+		for (int i = 0; i < ATTACKERS; i++) {
+			att[i] = (struct attacker){ .c = ct_connect_with_manager() };
+			att[i].buf = ct_buffer_of(att[i].c, SW_BUFFER_SHM);
+			att[i].acq = ct_timeline(att[i].c);
+			att[i].rel = ct_timeline(att[i].c);
+			ct_roundtrip(att[i].c);
+		}
+		struct ct_fds now;
+		int most = l.fds.base.total, first_cut = -1, cuts = 0;
+		for (int k = 0; k < per && attacker_alive(&att[0]); k++) {
+			attacker_surface(&att[0]);
+			if (k % 25 == 24 && ct_fds_read(l.fds.pid, &now) && now.total > most)
+				most = now.total;
+		}
+		if (att[0].cut)
+			first_cut = 0;
+		for (int k = 0; k < per; k++) {
+			int alive = 0;
+			for (int i = 1; i < ATTACKERS; i++) {
+				if (att[i].cut)
+					continue;
+				attacker_surface(&att[i]);
+				alive++;
+			}
+			if (k % 8 == 7 || k == per - 1) {
+				for (int i = 0; i < ATTACKERS; i++) {
+					if (!att[i].cut && !attacker_alive(&att[i])) {
+						cuts++;
+						if (first_cut < 0)
+							first_cut = i;
+						ct_note("client %d cut off with %d surfaces sent: %s", i,
+							att[i].surfaces, att[i].why);
+					}
+				}
+				if (ct_fds_read(l.fds.pid, &now) && now.total > most)
+					most = now.total;
+			}
+			if (!alive)
+				break;
+		}
+		if (!att[0].cut && !attacker_alive(&att[0])) {
+			cuts++;
+			ct_note("client 0 cut off with %d surfaces sent: %s", att[0].surfaces, att[0].why);
+		}
+		ct_note("%d clients, the first with %d waiting surfaces, the others up to %d each: "
+			"%d cut off; compositor fds %d at the start, at most %d (limit %ld)", ATTACKERS,
+			att[0].surfaces, per, cuts, l.fds.base.total, most, l.limit);
+
+		/* The bystanders, with the attackers that are left still there. */
+		waiting_frame(e, we, eb[1], eacq, 2, erel[1], "a waiting commit of a bystander");
+		for (int i = 0; i < 3; i++) {
+			struct ct_track *t = ct_control_frame(s);
+			if (!ct_wait_flag(s, &t->frame_done, CT_DEADLINE_MS))
+				sw_fail("the wl_shm bystander got no frame");
+		}
+		char why[128];
+		enum probe p = probe_new_client(CT_DEADLINE_MS, why, sizeof(why));
+		if (p != PROBE_SERVED)
+			sw_fail("a new client was %s (%s) while %d clients held waiting surfaces",
+				probe_names[p], why, ATTACKERS);
+		double cpu = cpu_percent_over(l.obs, l.fds.pid, 1500);
+		ct_note("compositor CPU %.1f %% of one CPU over 1.5 s with the attackers connected", cpu);
+		waiting_frame(e, we, eb[0], eacq, 3, erel[2], "a second waiting commit of a bystander");
+
+		if (first_cut != 0)
+			sw_fail("the first client cut off was client %d, not client 0, which held the "
+				"most waiting surfaces (%d)", first_cut, att[0].surfaces);
+		if (!att[0].display_error)
+			sw_fail("client 0 was cut off without a wl_display implementation error: %s",
+				att[0].why);
+		if (most >= l.limit - 32)
+			sw_fail("the compositor reached %d fds, its limit being %ld: no headroom left for "
+				"new clients and waits", most, l.limit);
+		if (cpu > 20)
+			sw_fail("the compositor used %.1f %% of a CPU while idle near its fd limit", cpu);
+		for (int i = 0; i < ATTACKERS; i++)
+			ct_disconnect(att[i].c);
+		waiting_frame(e, we, eb[1], eacq, 4, erel[3], "a waiting commit after the attackers left");
+		ct_disconnect(e);
+		ct_disconnect(s);
+		limited_end(&l, "after the clients with waiting surfaces left");
+	}
+	use_main_compositor();
+
+	/* Connections until the compositor is at its fd limit, then more for
+	 * two seconds: they may be refused, but the compositor must not spin
+	 * on its listening socket or log each refusal, a connected client's
+	 * commit that must wait still completes, and once the flood leaves a
+	 * new client is served. */
+	static int held[16384], n;
+	ct_subtest("connection-flood-at-fd-limit-is-refused-without-spinning")
+	{
+		int refused = 0, attempts = 0;
+		struct limited l;
+		limited_start(&l);
+		raise_own_fd_limit(l.limit * 2 + 256);
+		struct ct_conn *e = ct_connect_with_manager();
+		struct ct_window *we = ct_sync_window(e);
+		struct sw_buffer *eb[2] = { ct_buffer(e), ct_buffer(e) };
+		struct ct_timeline *eacq = ct_timeline(e), *erel[3];
+		for (int i = 0; i < 3; i++)
+			erel[i] = ct_timeline(e);
+		ct_show(we, eb[0], eacq, 1, erel[0], 1);
+		int limit_lines = log_lines("fd limit"), accept_lines = log_lines("accept");
+
+		/* Up to the limit: batches until the compositor stops taking them. */
+		struct ct_fds now = l.fds.base;
+		bool full = false;
+		while (!full && n < (int)(sizeof(held) / sizeof(held[0])) - 64) {
+			for (int i = 0; i < 32; i++) {
+				int fd = raw_connect();
+				attempts++;
+				if (fd < 0) {
+					refused++;
+					full = true;
+					break;
+				}
+				held[n++] = fd;
+			}
+			ct_dispatch(e, -1, 30);
+			for (int i = n - 32; i >= 0 && i < n; i++)
+				if (peer_closed(held[i]))
+					full = true;
+			if (!ct_fds_read(l.fds.pid, &now))
+				sw_fail("the compositor went away");
+			if (now.total >= l.limit - 2 || n > l.limit + 512)
+				full = true;
+		}
+		if (now.total < l.limit - 16 && !refused)
+			sw_fail("%d connections took the compositor to %d fds only, its limit being %ld",
+				n, now.total, l.limit);
+		ct_note("%d connections opened before the compositor stopped taking them: fds %d "
+			"(limit %ld)", n, now.total, l.limit);
+		/* A connection costs two fds (the socket and the event loop's
+		 * duplicate), so the flood ends one short of the limit or at
+		 * it. One short, a compositor that accepts and then fails to
+		 * make the client closes it; at the limit its accept fails.
+		 * Both are tried: a dmabuf, one fd, takes the last one. */
+		char no_dmabuf[128];
+		if (ct_fds_read(l.fds.pid, &now) && now.total == l.limit - 1 &&
+		    ct_dmabuf_usable(e, no_dmabuf, sizeof(no_dmabuf))) {
+			ct_buffer_of(e, SW_BUFFER_DMABUF);
+			ct_roundtrip(e);
+			if (ct_fds_read(l.fds.pid, &now))
+				ct_note("one fd was left: a dmabuf took it, fds %d", now.total);
+		}
+
+		/* Two more seconds of attempts, one every 5 ms. */
+		long long before = cpu_ticks(l.fds.pid);
+		int64_t start = ct_now_ns();
+		int hanging = 0;
+		while (ct_now_ns() - start < 2000000000LL) {
+			int fd = raw_connect();
+			attempts++;
+			if (fd < 0)
+				refused++;
+			else if (n < (int)(sizeof(held) / sizeof(held[0])))
+				held[n++] = fd;
+			else
+				close(fd);
+			ct_dispatch(e, -1, 5);
+		}
+		long long after = cpu_ticks(l.fds.pid);
+		double secs = (ct_now_ns() - start) / 1e9;
+		double cpu = 100.0 * (double)(after - before) / (double)sysconf(_SC_CLK_TCK) / secs;
+		for (int i = 0; i < n; i++)
+			if (!peer_closed(held[i]))
+				hanging++;
+		ct_note("%d connection attempts in all, %d refused at connect; over %.1f s at the "
+			"limit the compositor used %.1f %% of one CPU; %d connections open, %d closed "
+			"by the compositor", attempts, refused, secs, cpu, hanging, n - hanging);
+		int limit_during = log_lines("fd limit") - limit_lines;
+		int accept_during = log_lines("accept") - accept_lines;
+		if (cpu > 20 || (limit_lines >= 0 && (limit_during > 1 || accept_during > 2)))
+			sw_fail("while connections were refused at its fd limit the compositor used "
+				"%.1f %% of a CPU and logged %d \"fd limit\" lines and %d about accept "
+				"(a busy loop, a line per attempt?)", cpu, limit_during, accept_during);
+		waiting_frame(e, we, eb[1], eacq, 2, erel[1],
+			      "a connected client's waiting commit at the fd limit");
+
+		for (int i = 0; i < n; i++)
+			close(held[i]);
+		n = 0;
+		char why[128];
+		enum probe p = PROBE_HUNG;
+		for (int64_t end = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
+		     p != PROBE_SERVED && ct_now_ns() < end;)
+			p = probe_new_client(CT_DEADLINE_MS, why, sizeof(why));
+		if (p != PROBE_SERVED)
+			sw_fail("after the flood left, a new client was %s (%s)", probe_names[p], why);
+		struct ct_conn *c = ct_connect_with_manager();
+		struct ct_window *w = ct_sync_window(c);
+		ct_show(w, ct_buffer(c), ct_timeline(c), 1, ct_timeline(c), 1);
+		ct_disconnect(c);
+		int limit_total = log_lines("fd limit") - limit_lines;
+		if (limit_lines >= 0)
+			ct_note("compositor log: %d \"fd limit\" lines during the flood, %d in all; %d "
+				"lines about accept", limit_during, limit_total, accept_during);
+		if (limit_lines >= 0 && limit_total > 2)
+			sw_fail("the compositor logged %d \"fd limit\" lines for one flood", limit_total);
+		if (limit_lines >= 0 && limit_total < 1)
+			sw_fail("the compositor never said it was at its fd limit");
+		ct_disconnect(e);
+		limited_end(&l, "after the connection flood left");
+	}
+	/* A failed check leaves them open otherwise. */
+	for (int i = 0; i < n; i++)
+		close(held[i]);
+	n = 0;
+	use_main_compositor();
+}
