@@ -1,8 +1,16 @@
 /* xdg-decoration: syncway draws no window decorations, so every toplevel
  * is told to draw its own (client-side), whatever mode it asks for. The
  * protocol still wants an answer to each request: a configure carrying the
- * mode, which xdg-shell allows only after the surface's initial commit. */
+ * mode, which xdg-shell allows only after the surface's initial commit.
+ *
+ * SYNCWAY_DECORATIONS=server answers server-side instead, and syncway still
+ * draws none: no decorations at all, as sway with "default_border none"
+ * gives, for comparing the compositors on the same pixels (tools/peers);
+ * SYNCWAY_DECORATIONS=none offers no xdg-decoration global, so that each
+ * client does what it does without one. Read here rather than as an option
+ * because it is a benchmark setting, not a user's. */
 #include <stdlib.h>
+#include <string.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_xdg_decoration_v1.h>
@@ -10,6 +18,8 @@
 #include <wlr/util/log.h>
 
 #include "server.h"
+
+static enum wlr_xdg_toplevel_decoration_v1_mode answer_mode = WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE;
 
 struct sw_decoration {
 	struct wlr_xdg_toplevel_decoration_v1 *wlr_decoration;
@@ -27,8 +37,7 @@ static void decoration_answer(struct sw_decoration *decoration)
 		return;
 	}
 	decoration->answer_pending = false;
-	wlr_xdg_toplevel_decoration_v1_set_mode(decoration->wlr_decoration,
-						WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_CLIENT_SIDE);
+	wlr_xdg_toplevel_decoration_v1_set_mode(decoration->wlr_decoration, answer_mode);
 }
 
 static void handle_request_mode(struct wl_listener *listener, void *data)
@@ -74,6 +83,15 @@ static void handle_new_toplevel_decoration(struct wl_listener *listener, void *d
 
 void decoration_init(struct sw_server *server)
 {
+	const char *mode = getenv("SYNCWAY_DECORATIONS");
+	if (mode && !strcmp(mode, "none")) {
+		wlr_log(WLR_INFO, "SYNCWAY_DECORATIONS=none: no xdg-decoration global");
+		return;
+	}
+	if (mode && !strcmp(mode, "server"))
+		answer_mode = WLR_XDG_TOPLEVEL_DECORATION_V1_MODE_SERVER_SIDE;
+	else if (mode && *mode && strcmp(mode, "client") != 0)
+		wlr_log(WLR_ERROR, "SYNCWAY_DECORATIONS=%s: not client, server or none; client-side", mode);
 	struct wlr_xdg_decoration_manager_v1 *manager = wlr_xdg_decoration_manager_v1_create(server->display);
 	if (!manager) {
 		wlr_log(WLR_ERROR, "cannot create the xdg-decoration global");
