@@ -69,8 +69,8 @@ struct sw_acquire_wait {
  * whose wait is polled loses at most that much latency. */
 #define POLL_MS 5
 /* A client with at most this many waiting surfaces is never cut off by the
- * budget; past it, its commits are polled. An honest client has one per
- * window it is drawing. */
+ * budget: when nobody holds more, a wait past the budget is polled instead.
+ * An honest client has one per window it is drawing. */
 #define SMALL_WAITER 8
 
 /* --- per-client costs ---------------------------------------------------- */

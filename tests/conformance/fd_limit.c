@@ -206,12 +206,15 @@ static void raise_own_fd_limit(long want)
 		sw_skip("cannot raise our own fd limit to %ld: %s", want, strerror(errno));
 }
 
-/* The observer and the guard of robustness.c, small: fds back to the
- * baseline after the subtest, the compositor still drawing. */
+/* The observer and the guard of robustness.c: after the subtest the
+ * compositor still draws, its fds are back to the baseline and every
+ * syncobj made meanwhile is freed. */
 struct limited {
 	struct ct_conn *obs;
 	struct ct_fd_watch fds;
 	long limit;
+	bool tracing;
+	char why[256];
 };
 
 static void limited_start(struct limited *l)
@@ -226,6 +229,7 @@ static void limited_start(struct limited *l)
 		sw_skip("cannot read the compositor's fd limit");
 	if (l->limit > 8192)
 		sw_skip("the compositor's fd limit is %ld: too high to reach cheaply", l->limit);
+	l->tracing = ct_objtrace_start(l->why, sizeof(l->why));
 }
 
 static void limited_end(struct limited *l, const char *what)
@@ -234,6 +238,13 @@ static void limited_end(struct limited *l, const char *what)
 	if (!ct_wait_flag(l->obs, &t->frame_done, CT_DEADLINE_MS))
 		sw_fail("%s: the compositor draws no frame for the observer", what);
 	ct_fd_watch_expect_baseline(l->obs, &l->fds, CT_DEADLINE_MS, what);
+	if (l->tracing) {
+		ct_forget_all_timelines();
+		ct_objtrace_expect_none_alive(l->obs, CT_DEADLINE_MS, what);
+		ct_objtrace_stop();
+	} else {
+		ct_note("syncobjs not counted: %s", l->why);
+	}
 }
 
 /* An explicit-sync client's commit that must wait: its acquire point is
