@@ -7,7 +7,8 @@
  *
  * It interposes wl_proxy_marshal_flags(), through which every request of
  * libwayland-client's generated stubs passes (the client's, Mesa's EGL and
- * Vulkan WSI's), and forwards each to wl_proxy_marshal_array_flags(). The
+ * Vulkan WSI's), and the older variadic entry points, and forwards each to
+ * wl_proxy_marshal_array_flags(). The
  * surface given to xdg_wm_base.get_xdg_surface is the client's window;
  * before each wl_surface.commit of it (by object id: Mesa commits through a
  * proxy wrapper) it asks for wp_presentation feedback on a queue of its own,
@@ -210,19 +211,18 @@ static void track_commit(struct wl_proxy *surface)
 	p->commit_ns = now_ns();
 }
 
-struct wl_proxy *wl_proxy_marshal_flags(struct wl_proxy *proxy, uint32_t opcode,
-					const struct wl_interface *interface, uint32_t version,
-					uint32_t flags, ...)
+/* Every variadic marshalling entry point ends here: the arguments read with
+ * the request's signature, what the probe watches noted, then the request
+ * sent as libwayland 1.23 itself does. */
+static struct wl_proxy *marshal(struct wl_proxy *proxy, uint32_t opcode, const struct wl_interface *interface,
+				uint32_t version, uint32_t flags, va_list ap)
 {
 	const char *class = wl_proxy_get_class(proxy);
 	union wl_argument args[MAX_ARGS] = { 0 };
-	va_list ap;
-	va_start(ap, flags);
 	/* A proxy begins with its wl_object, whose first member is the
 	 * interface (libwayland 1.23 exports no getter for it). */
 	const struct wl_interface *self = *(const struct wl_interface **)proxy;
 	args_from_va(self->methods[opcode].signature, args, ap);
-	va_end(ap);
 
 	pthread_mutex_lock(&lock);
 	if (!strcmp(class, "xdg_wm_base") && opcode == 2 /* get_xdg_surface */ && !window_id) {
@@ -241,6 +241,73 @@ struct wl_proxy *wl_proxy_marshal_flags(struct wl_proxy *proxy, uint32_t opcode,
 	}
 	pthread_mutex_unlock(&lock);
 	return wl_proxy_marshal_array_flags(proxy, opcode, interface, version, flags, args);
+}
+
+struct wl_proxy *wl_proxy_marshal_flags(struct wl_proxy *proxy, uint32_t opcode,
+					const struct wl_interface *interface, uint32_t version,
+					uint32_t flags, ...)
+{
+	va_list ap;
+	va_start(ap, flags);
+	struct wl_proxy *p = marshal(proxy, opcode, interface, version, flags, ap);
+	va_end(ap);
+	return p;
+}
+
+/* The entry points of code generated before libwayland 1.20 (vkcube's
+ * protocol stubs use them). */
+void wl_proxy_marshal(struct wl_proxy *proxy, uint32_t opcode, ...)
+{
+	va_list ap;
+	va_start(ap, opcode);
+	marshal(proxy, opcode, NULL, wl_proxy_get_version(proxy), 0, ap);
+	va_end(ap);
+}
+
+struct wl_proxy *wl_proxy_marshal_constructor(struct wl_proxy *proxy, uint32_t opcode,
+					      const struct wl_interface *interface, ...)
+{
+	va_list ap;
+	va_start(ap, interface);
+	struct wl_proxy *p = marshal(proxy, opcode, interface, wl_proxy_get_version(proxy), 0, ap);
+	va_end(ap);
+	return p;
+}
+
+struct wl_proxy *wl_proxy_marshal_constructor_versioned(struct wl_proxy *proxy, uint32_t opcode,
+							const struct wl_interface *interface,
+							uint32_t version, ...)
+{
+	va_list ap;
+	va_start(ap, version);
+	struct wl_proxy *p = marshal(proxy, opcode, interface, version, 0, ap);
+	va_end(ap);
+	return p;
+}
+
+/* Clients that load libwayland-client with dlopen() and take its functions
+ * with dlsym() on its handle (vkcube) bypass LD_PRELOAD's interposition: the
+ * probe's own functions are given to them instead. */
+void *dlsym(void *restrict handle, const char *restrict name)
+{
+	static void *(*real)(void *, const char *);
+	if (!real)
+		real = (void *(*)(void *, const char *))dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+	if (!real)
+		real = (void *(*)(void *, const char *))dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+	if (handle != RTLD_NEXT && handle != RTLD_DEFAULT) {
+		if (!strcmp(name, "wl_proxy_marshal_flags"))
+			return (void *)wl_proxy_marshal_flags;
+		if (!strcmp(name, "wl_proxy_marshal"))
+			return (void *)wl_proxy_marshal;
+		if (!strcmp(name, "wl_proxy_marshal_constructor"))
+			return (void *)wl_proxy_marshal_constructor;
+		if (!strcmp(name, "wl_proxy_marshal_constructor_versioned"))
+			return (void *)wl_proxy_marshal_constructor_versioned;
+		if (!strcmp(name, "wl_display_disconnect"))
+			return (void *)wl_display_disconnect;
+	}
+	return real(handle, name);
 }
 
 /* The frames presented after the client's last commit, whose events its
