@@ -75,11 +75,16 @@ static uint64_t vblank_at_or_after(const struct sw_vblank_clock *clock, int64_t 
 	return (uint64_t)((t - clock->base_ns + clock->period_ns - 1) / clock->period_ns);
 }
 
-/* Wakes up a render budget, a quarter of the period, before vblank seq. */
+/* Wakes up a render budget, a quarter of the period, before vblank seq
+ * and every vblank after it: a periodic timer, so that a frame costs no
+ * timerfd_settime() (the kernel counts the wake-ups slept through). */
 static void arm(struct sw_vblank_clock *clock, uint64_t seq)
 {
 	int64_t t = clock->base_ns + (int64_t)seq * clock->period_ns - clock->period_ns / 4;
-	struct itimerspec spec = { .it_value = sw_ns_timespec(t) };
+	struct itimerspec spec = {
+		.it_value = sw_ns_timespec(t),
+		.it_interval = sw_ns_timespec(clock->period_ns),
+	};
 	if (timerfd_settime(clock->timer_fd, TFD_TIMER_ABSTIME, &spec, NULL) != 0)
 		wlr_log_errno(WLR_ERROR, "%s: arming the vblank timer", clock->output->name);
 }
@@ -116,7 +121,6 @@ static int handle_vblank(int fd, uint32_t mask, void *data)
 	clock->seq = vblank_at_or_after(clock, now);
 	if (clock->seq >= armed)
 		note_wake_up(clock, armed, clock->seq, now);
-	arm(clock, clock->seq + 1);
 	if (!clock->output->enabled)
 		return 0;
 	clock->ticking = true;
