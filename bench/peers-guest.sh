@@ -33,7 +33,7 @@ client_cmd() {
 	gears-shm) echo "$build/clients/syncway-gears --buffer shm --mode frame-callback --refresh $hz" ;;
 	gears-dmabuf) echo "$build/clients/syncway-gears --buffer dmabuf --mode frame-callback --refresh $hz" ;;
 	gears-gles2) echo "$build/clients/syncway-gears --buffer dmabuf --renderer gles2 --mode frame-callback --refresh $hz" ;;
-	simple-egl) echo "weston-simple-egl -s 300x300" ;;
+	simple-egl) echo "weston-simple-egl" ;;
 	*) return 1 ;;
 	esac
 }
