@@ -104,6 +104,9 @@ int kind_index(const struct jline *l, const char *name);
 /* For each member "kind":N or "kind":[N,...] of the object "key": out[kind]
  * += N (the call count, for common/syncobj.c's arrays) or = N when assign. */
 void add_kinds(const struct jline *l, const char *key, double *out, bool assign);
+/* The i-th number of "kind":[calls,ns,errors,timeouts] in the line's object
+ * "syncobj" (common/syncobj.c's arrays), absent when it has no such kind. */
+double syncobj_number(const struct jline *l, const char *kind, int i, double absent);
 int kernel_index(const char *path, const char *kernel);
 
 /* syncway's --stats commit and frame lines with t_ns in [t0, t1): commits,

@@ -339,23 +339,23 @@ void add_kinds(const struct jline *l, const char *key, double *out, bool assign)
 	}
 }
 
-/* The timeouts (the fourth number) of "timeline_wait":[calls,ns,errors,
- * timeouts] in a frame line's "syncobj", 0 when the frame made none. */
-static double wait_timeouts(const struct jline *l)
+double syncobj_number(const struct jline *l, const char *kind, int i, double absent)
 {
+	char key[40];
 	const char *p = jneed(l, "syncobj");
-	const char *tw = strstr(p, "\"timeline_wait\":[");
 	const char *end = strchr(p, '}');
-	if (!tw || (end && tw > end))
-		return 0;
-	tw += strlen("\"timeline_wait\":[");
-	for (int i = 0; i < 3; i++) {
-		tw = strchr(tw, ',');
-		if (!tw || (end && tw > end))
-			die("%s:%ld: malformed \"timeline_wait\"", l->path, l->no);
-		tw++;
+	snprintf(key, sizeof(key), "\"%s\":[", kind);
+	const char *v = strstr(p, key);
+	if (!v || (end && v > end))
+		return absent;
+	v += strlen(key);
+	for (; i > 0; i--) {
+		v = strchr(v, ',');
+		if (!v || (end && v > end))
+			die("%s:%ld: malformed \"%s\"", l->path, l->no, kind);
+		v++;
 	}
-	return jnum_at(l, "timeline_wait", tw);
+	return jnum_at(l, kind, v);
 }
 
 void read_window_lines(const char *path, long long t0, long long t1, struct window_lines *w)
@@ -380,7 +380,7 @@ void read_window_lines(const char *path, long long t0, long long t1, struct wind
 		}
 		w->presented += jbool(l, "presented");
 		add_kinds(l, "syncobj", w->calls, false);
-		w->wait_timeouts += wait_timeouts(l);
+		w->wait_timeouts += syncobj_number(l, "timeline_wait", 3, 0);
 	}
 	jreader_close(&jr);
 }

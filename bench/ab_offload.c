@@ -160,21 +160,12 @@ struct run_extra {
 	double ns[INFRAME_N];
 };
 
-/* The mean ns per call of "kind":[calls,ns,...] in a line's object "syncobj",
- * NaN when it has no such calls. */
+/* The mean ns per call of a kind in a line's object "syncobj", NaN when it
+ * has no such calls. */
 static double ns_per_call(const struct jline *l, const char *kind)
 {
-	char key[40];
-	const char *p = jneed(l, "syncobj");
-	const char *end = strchr(p, '}');
-	snprintf(key, sizeof(key), "\"%s\":[", kind);
-	const char *a = strstr(p, key);
-	double calls, ns;
-	if (!a || (end && a > end))
-		return NAN;
-	if (sscanf(a + strlen(key), "%lf,%lf", &calls, &ns) != 2)
-		die("%s:%ld: malformed \"%s\"", l->path, l->no, kind);
-	return calls > 0 ? ns / calls : NAN;
+	double calls = syncobj_number(l, kind, 0, 0);
+	return calls > 0 ? syncobj_number(l, kind, 1, 0) / calls : NAN;
 }
 
 static void read_run_extra(const struct report *r, int k, int sync, int round, struct run_extra *x)
@@ -210,15 +201,8 @@ static void read_run_extra(const struct report *r, int k, int sync, int round, s
 		if (t < t0 || t >= t1)
 			continue;
 		switches += jnum(l, "ctxsw");
-		const char *p = jneed(l, "syncobj");
-		const char *a = strstr(p, "\"timeline_wait\":[");
-		const char *end = strchr(p, '}');
-		double c, ns;
-		if (a && (!end || a < end) &&
-		    sscanf(a + strlen("\"timeline_wait\":["), "%lf,%lf", &c, &ns) == 2) {
-			poll_calls += c;
-			poll_ns += ns;
-		}
+		poll_calls += syncobj_number(l, "timeline_wait", 0, 0);
+		poll_ns += syncobj_number(l, "timeline_wait", 1, 0);
 	}
 	jreader_close(&jr);
 	x->ctxsw = frames > 0 ? switches / frames : NAN;
