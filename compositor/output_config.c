@@ -148,6 +148,11 @@ static void enable_adaptive_sync(struct wlr_output *output)
 	wlr_output_state_finish(&state);
 }
 
+static int headless_mhz(int mhz)
+{
+	return mhz > 0 ? mhz : SW_HEADLESS_DEFAULT_MHZ;
+}
+
 bool sw_output_enable(struct wlr_output *output, const struct sw_output_config *c,
 		      int headless_width, int headless_height, int headless_refresh_mhz,
 		      bool adaptive_sync)
@@ -175,7 +180,8 @@ bool sw_output_enable(struct wlr_output *output, const struct sw_output_config *
 		if (mode)
 			wlr_output_state_set_mode(&state, mode);
 		else if (headless)
-			wlr_output_state_set_custom_mode(&state, c->width, c->height, c->refresh_mhz);
+			wlr_output_state_set_custom_mode(&state, c->width, c->height,
+							 headless_mhz(c->refresh_mhz));
 		snprintf(what, sizeof(what), "the mode asked for, %dx%d", c->width, c->height);
 		if (mode || headless)
 			ok = try_commit(output, &state, what);
@@ -183,8 +189,13 @@ bool sw_output_enable(struct wlr_output *output, const struct sw_output_config *
 			wlr_log(WLR_ERROR, "%s: has no mode %dx%d%s", output->name, c->width, c->height,
 				c->refresh_mhz ? " at that rate" : "");
 	} else if (headless && headless_width > 0) {
-		wlr_output_state_set_custom_mode(&state, headless_width, headless_height, headless_refresh_mhz);
+		wlr_output_state_set_custom_mode(&state, headless_width, headless_height,
+						 headless_mhz(headless_refresh_mhz));
 		ok = try_commit(output, &state, "the --headless-size mode");
+	} else if (headless) {
+		wlr_output_state_set_custom_mode(&state, output->width, output->height,
+						 SW_HEADLESS_DEFAULT_MHZ);
+		ok = try_commit(output, &state, "its size at 60 Hz");
 	} else {
 		struct wlr_output_mode *preferred = wlr_output_preferred_mode(output);
 		if (preferred)

@@ -29,6 +29,10 @@ bool sw_output_config_parse(const char *spec, struct sw_output_config *config, c
 const struct sw_output_config *sw_output_config_find(const struct sw_output_config *configs, size_t n,
 						     const char *name);
 
+/* The rate wlroots' headless outputs run at when a mode gives none; they
+ * say 0, so syncway gives them this one in their mode. */
+#define SW_HEADLESS_DEFAULT_MHZ 60000
+
 /* Enables output with config (NULL: the preferred mode). When that mode
  * cannot be committed, tries the output's other modes, preferred first,
  * then (on backends that take any) a custom one, logging each failure.

@@ -32,9 +32,8 @@
 #include <wlr/util/log.h>
 
 #include "clock.h"
+#include "output_config.h"
 
-/* What the headless backend runs its frame timer at without a mode. */
-#define HEADLESS_DEFAULT_MHZ 60000
 /* How many recent vblanks the clock remembers the kind of. */
 #define VBLANK_HISTORY 256
 
@@ -63,7 +62,9 @@ struct sw_vblank_clock {
 
 static int64_t output_period_ns(const struct wlr_output *output)
 {
-	int mhz = output->refresh > 0 ? output->refresh : HEADLESS_DEFAULT_MHZ;
+	/* A mode without a rate (wlr-output-management allows one) runs at
+	 * the headless backend's default. */
+	int mhz = output->refresh > 0 ? output->refresh : SW_HEADLESS_DEFAULT_MHZ;
 	return (int64_t)(1e12 / mhz);
 }
 

@@ -33,6 +33,15 @@ WLR_BACKENDS=headless timeout 60 "$syncway" --report 0 --no-xwayland \
 check headless-output-takes-mode-scale-transform "$log" $? \
 	"syncway: output HEADLESS-1: 640x480@30.000 Hz, scale 2.00, transform 90"
 
+# wlroots' headless outputs run at 60 Hz when a mode names no rate, and say
+# 0 Hz: syncway gives them 60 Hz in their mode, so that what clients and
+# the log see is the rate the vblank clock runs at.
+log=$out/headless-default-rate.log
+WLR_BACKENDS=headless timeout 60 "$syncway" --report 0 --no-xwayland --outputs 2 \
+	--output 'HEADLESS-2:320x240' -x -s true >"$log" 2>&1
+check headless-output-without-a-rate-runs-and-says-60-hz "$log" $? \
+	"syncway: output HEADLESS-1: 1280x720@60.000 Hz|syncway: output HEADLESS-2: 320x240@60.000 Hz"
+
 # --adaptive-sync on an output without variable refresh (headless has none,
 # nor has virtio-gpu): said so, and the output stays on in its mode. On a
 # VRR monitor the output line ends in ", adaptive sync" (a manual check).
