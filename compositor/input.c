@@ -51,7 +51,7 @@ static bool handle_keybinding(struct sw_server *server, xkb_keysym_t sym)
 		return true;
 	case XKB_KEY_Escape:
 		wlr_log(WLR_INFO, "Alt+Escape: quitting");
-		wl_display_terminate(server->display);
+		server_terminate(server);
 		return true;
 	case XKB_KEY_F1:
 		view_cycle(server);

@@ -33,6 +33,7 @@
 #include <xf86drm.h>
 
 #include "drm_device.h"
+#include "backend.h"
 #include "commit_timing.h"
 #include "explicit_sync.h"
 #include "fifo.h"
@@ -305,10 +306,15 @@ static bool has_drm_backend(struct wlr_backend *backend)
 	return found;
 }
 
+void server_terminate(struct sw_server *server)
+{
+	server->running = false;
+}
+
 static int handle_terminate_signal(int signal, void *data)
 {
 	struct sw_server *server = data;
-	wl_display_terminate(server->display);
+	server_terminate(server);
 	return 0;
 }
 
@@ -324,7 +330,7 @@ static int handle_sigchld(int signal, void *data)
 		server->child_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 		fprintf(stderr, "syncway: startup command exited with status %d\n", server->child_status);
 		if (server->options->exit_with_client)
-			wl_display_terminate(server->display);
+			server_terminate(server);
 	}
 	return 0;
 }
@@ -440,8 +446,7 @@ int main(int argc, char *argv[])
 
 	server.display = wl_display_create();
 	server.loop = wl_display_get_event_loop(server.display);
-	server.backend = wlr_backend_autocreate(server.loop, &server.session);
-	if (!server.backend) {
+	if (!sw_backend_create(&server)) {
 		fprintf(stderr, "syncway: no backend: on a VT, run as a user seatd or logind lets "
 			"open the seat (or as root with LIBSEAT_BACKEND=noop); inside a Wayland or X11 "
 			"session set WAYLAND_DISPLAY or DISPLAY; anywhere, WLR_BACKENDS=headless\n");
@@ -547,7 +552,14 @@ int main(int argc, char *argv[])
 	if (options.startup_cmd && !server_spawn(&server, options.startup_cmd, &server.child_pid))
 		return 1;
 
-	wl_display_run(server.display);
+	/* wl_display_run(), with the headless backend's idle callbacks run
+	 * before the clients are flushed (backend.c). */
+	server.running = true;
+	while (server.running) {
+		sw_backend_dispatch_idle(&server);
+		wl_display_flush_clients(server.display);
+		wl_event_loop_dispatch(server.loop, -1);
+	}
 	sw_listener_destroy(server.listener);
 	server.listener = NULL;
 
@@ -595,7 +607,7 @@ int main(int argc, char *argv[])
 	wl_list_remove(&server.new_output.link);
 	wl_list_remove(&server.new_xdg_toplevel.link);
 	wl_list_remove(&server.new_xdg_popup.link);
-	wlr_backend_destroy(server.backend); /* outputs print their summaries */
+	sw_backend_destroy(&server); /* outputs print their summaries */
 	sw_frame_stats_destroy(server.frame_stats);
 	wlr_allocator_destroy(server.allocator);
 	wlr_renderer_destroy(server.renderer);

@@ -54,6 +54,10 @@ struct sw_server {
 	struct wl_event_loop *loop;
 	struct sw_listener *listener; /* the Wayland socket */
 	struct wlr_backend *backend;
+	/* A headless backend's own event loop, never polled (backend.c);
+	 * NULL for other backends. */
+	struct wl_event_loop *backend_loop;
+	bool running; /* until server_terminate() */
 	struct wlr_session *session;
 	struct wlr_renderer *renderer;
 	struct wlr_allocator *allocator;
@@ -217,6 +221,8 @@ struct sw_keyboard {
 void handle_new_output(struct wl_listener *listener, void *data);
 /* Damages every output whole and asks each for a frame. */
 void server_redraw_outputs(struct sw_server *server);
+/* Ends the compositor's loop after the current dispatch. */
+void server_terminate(struct sw_server *server);
 /* Highest frame number n such that frames 1..n have all retired. */
 uint64_t server_frames_retired(struct sw_server *server);
 /* Puts an enabled output into the layout (at x, y, else right of the

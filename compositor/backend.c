@@ -1,0 +1,72 @@
+/* The backend, and the event loop a headless one runs on.
+ *
+ * On headless outputs syncway's vblank clock (vblank.c) makes the frames.
+ * wlroots' headless backend also arms a timer at every commit and sends a
+ * frame event when it expires, which syncway ignores; on the display's
+ * event loop that timer woke the compositor once more per frame, and the
+ * peer comparison (docs/peers.md) counts what a frame costs. A
+ * headless-only backend therefore gets an event loop of its own that
+ * nobody polls: its timers expire unread, and its idle callbacks (the
+ * presentation events, the outputs' frame and done events) run from
+ * sw_backend_dispatch_idle(). Any other backend set runs on the display's
+ * loop, as wlroots makes it. */
+#include <stdlib.h>
+#include <string.h>
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/util/log.h>
+
+#include "backend.h"
+#include "server.h"
+
+/* WLR_HEADLESS_OUTPUTS, read as wlroots reads it: 1 when unset or bad. */
+static long headless_outputs(void)
+{
+	const char *env = getenv("WLR_HEADLESS_OUTPUTS");
+	if (!env)
+		return 1;
+	char *end;
+	long n = strtol(env, &end, 10);
+	if (*end || end == env || n < 0) {
+		wlr_log(WLR_ERROR, "WLR_HEADLESS_OUTPUTS='%s' is not a count: one output", env);
+		return 1;
+	}
+	return n;
+}
+
+bool sw_backend_create(struct sw_server *server)
+{
+	const char *backends = getenv("WLR_BACKENDS");
+	if (!backends || strcmp(backends, "headless") != 0) {
+		server->backend = wlr_backend_autocreate(server->loop, &server->session);
+		return server->backend != NULL;
+	}
+	server->backend_loop = wl_event_loop_create();
+	if (!server->backend_loop)
+		return false;
+	server->backend = wlr_headless_backend_create(server->backend_loop);
+	if (!server->backend) {
+		wl_event_loop_destroy(server->backend_loop);
+		server->backend_loop = NULL;
+		return false;
+	}
+	/* wlroots' size; --headless-size applies when the output is enabled. */
+	for (long i = headless_outputs(); i > 0; i--)
+		wlr_headless_add_output(server->backend, 1280, 720);
+	return true;
+}
+
+void sw_backend_dispatch_idle(struct sw_server *server)
+{
+	if (server->backend_loop)
+		wl_event_loop_dispatch_idle(server->backend_loop);
+}
+
+void sw_backend_destroy(struct sw_server *server)
+{
+	wlr_backend_destroy(server->backend);
+	server->backend = NULL;
+	if (server->backend_loop)
+		wl_event_loop_destroy(server->backend_loop);
+	server->backend_loop = NULL;
+}
