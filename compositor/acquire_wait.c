@@ -370,6 +370,17 @@ static const char *over_cap(struct sw_explicit_sync *sync, const struct sw_sync_
 	return NULL;
 }
 
+/* What a client holding the most waiting surfaces (held) is told when all
+ * clients' together reached the budget. */
+static const char *budget_words(const struct sw_explicit_sync *sync, size_t held, char *buf,
+				size_t len)
+{
+	snprintf(buf, len, "waiting surfaces of all clients at the compositor's limit (%ld, "
+		 "--fd-headroom): this client holds the most (%zu)",
+		 sync->server->options->max_waiting_total, held);
+	return buf;
+}
+
 /* Cuts a client off for holding the most waiting surfaces when all
  * clients' together reached the budget: it is told why, and goes at once,
  * so that its fds are free for the commit that found the budget spent. */
@@ -383,10 +394,9 @@ static void cut_off(struct sw_explicit_sync *sync, struct sw_sync_client *heavy)
 		sync->server->options->max_waiting_total);
 	sync->counters.clients_cut_off++;
 	sync->counters.protocol_errors++;
-	wl_client_post_implementation_error(client, "waiting surfaces of all clients at the "
-					    "compositor's limit (%ld, --fd-headroom): this client "
-					    "holds the most (%zu)",
-					    sync->server->options->max_waiting_total, heavy->watched);
+	char why[160];
+	wl_client_post_implementation_error(client, "%s",
+					    budget_words(sync, heavy->watched, why, sizeof(why)));
 	wl_client_flush(client);
 	wl_client_destroy(client);
 }
@@ -416,9 +426,7 @@ static const char *over_budget(struct sw_explicit_sync *sync, struct sw_sync_cli
 		cut_off(sync, heavy);
 		return NULL;
 	}
-	snprintf(buf, len, "waiting surfaces of all clients at the compositor's limit (%ld, "
-		 "--fd-headroom): this client holds the most (%zu)", budget, mine);
-	return buf;
+	return budget_words(sync, mine, buf, len);
 }
 
 bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
