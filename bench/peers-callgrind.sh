@@ -1,8 +1,8 @@
 #!/bin/sh
 # Inside a guest: where a compositor's frame goes, for the peer comparison
-# (docs/peers.md). Runs COMPOSITOR (syncway or sway, headless, pixman, as
-# bench/peers-guest.sh starts them) under callgrind with weston-simple-shm
-# and the present probe; zeroes the counters once the client is presenting,
+# (docs/peers.md). Runs COMPOSITOR (syncway, syncway-implicit or sway,
+# started as for the measured boots: bench/peers-compositor.sh) under
+# callgrind with weston-simple-shm and the present probe; zeroes the counters once the client is presenting,
 # dumps them after SECS seconds, and writes OUT/COMP.callgrind and the
 # client's frames presented in between (OUT/COMP.frames).
 #   sh bench/peers-callgrind.sh BUILD OUT SECS COMPOSITOR...
@@ -13,34 +13,23 @@
 set -u
 build=$1 out=$2 secs=$3
 shift 3
+renderer=pixman mode_w=1280 mode_h=720 hz=60
 mkdir -p "$out"
 probe=/syncway/$build/clients/libsyncway-present-probe.so
 unset WAYLAND_DISPLAY DISPLAY
+# shellcheck source=bench/peers-compositor.sh
+. "${0%/*}/peers-compositor.sh"
 for comp in "$@"; do
 	rt=/run/user/0/cg-$comp
 	rm -rf "$rt"
 	mkdir -p -m 700 "$rt"
 	export XDG_RUNTIME_DIR=$rt
-	cg="valgrind --tool=callgrind --callgrind-out-file=$out/$comp.callgrind --collect-atstart=yes"
-	case $comp in
-	syncway)
-		SYNCWAY_DECORATIONS=server WLR_BACKENDS=headless WLR_RENDERER=pixman \
-			$cg "$build/compositor/syncway" --headless-size 1280x720@60 --no-xwayland --report 0 \
-			>"$out/$comp.log" 2>&1 &
-		;;
-	sway)
-		printf 'output HEADLESS-1 mode 1280x720@60Hz\nxwayland disable\ndefault_border none\nfor_window [all] floating enable\n' \
-			>"$rt/sway.conf"
-		WLR_BACKENDS=headless WLR_HEADLESS_OUTPUTS=1 WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 \
-			$cg sway -c "$rt/sway.conf" >"$out/$comp.log" 2>&1 &
-		;;
-	esac
-	pid=$!
-	i=0
-	while [ $i -lt 600 ] && ! ls "$rt" | grep -q '^wayland-[0-9]*$'; do sleep 0.5; i=$((i + 1)); done
-	sleep 5 # under valgrind the socket comes well before the first dispatch
-	WAYLAND_DISPLAY=$(ls "$rt" | grep '^wayland-[0-9]*$' | head -n 1)
-	export WAYLAND_DISPLAY
+	# valgrind's start-up is slow under TCG: up to 5 minutes for the socket,
+	# and the first dispatch comes well after it.
+	wrap="valgrind --tool=callgrind --callgrind-out-file=$out/$comp.callgrind --collect-atstart=yes"
+	start_tenths=3000
+	start_compositor "$comp" "$rt" || continue
+	sleep 5
 	SYNCWAY_PROBE_OUT=$out/$comp.probe.jsonl LD_PRELOAD=$probe weston-simple-shm >"$out/$comp.client.log" 2>&1 &
 	kpid=$!
 	sleep 10

@@ -22,6 +22,8 @@ export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/syncway/build/peers-shade
 # libdecor has no plugin in the root, so its fallback draws nothing: no
 # client decorations with any compositor (the probe records subsurfaces).
 unset WAYLAND_DISPLAY DISPLAY
+# shellcheck source=bench/peers-compositor.sh
+. "${0%/*}/peers-compositor.sh"
 
 client_cmd() {
 	case $1 in
@@ -36,66 +38,6 @@ client_cmd() {
 	simple-egl) echo "weston-simple-egl" ;;
 	*) return 1 ;;
 	esac
-}
-
-# The compositor in the background, on XDG_RUNTIME_DIR=$rt; sets pid.
-start_compositor() {
-	comp=$1 rt=$2
-	case $comp in
-	syncway)
-		SYNCWAY_DECORATIONS=server WLR_BACKENDS=headless WLR_RENDERER=$renderer \
-			"$build/compositor/syncway" --headless-size "${mode_w}x${mode_h}@$hz" \
-			--no-xwayland --report 0 >"$out/$comp.log" 2>&1 &
-		;;
-	sway)
-		# Floating windows keep the size they ask for (tiled ones would be
-		# given the whole output); no border, no bar, no background.
-		cat >"$rt/sway.conf" <<EOF
-output HEADLESS-1 mode ${mode_w}x${mode_h}@${hz}Hz
-xwayland disable
-default_border none
-default_floating_border none
-for_window [all] floating enable
-EOF
-		WLR_BACKENDS=headless WLR_HEADLESS_OUTPUTS=1 WLR_RENDERER=$renderer WLR_LIBINPUT_NO_DEVICES=1 \
-			sway -c "$rt/sway.conf" >"$out/$comp.log" 2>&1 &
-		;;
-	weston)
-		# No panel, no lock, no animations: the desktop shell's client only
-		# draws a plain background once. weston offers no xdg-decoration.
-		cat >"$rt/weston.ini" <<EOF
-[core]
-idle-time=0
-require-input=false
-[shell]
-panel-position=none
-background-color=0xff202020
-locking=false
-animation=none
-startup-animation=none
-close-animation=none
-focus-animation=none
-EOF
-		r=$renderer
-		[ "$r" = gles2 ] && r=gl
-		weston --backend=headless --renderer=$r --width=$mode_w --height=$mode_h \
-			--refresh-rate=$((hz * 1000)) -c "$rt/weston.ini" >"$out/$comp.log" 2>&1 &
-		;;
-	*) echo "peers: unknown compositor $comp" >&2; return 1 ;;
-	esac
-	pid=$!
-	i=0
-	while [ $i -lt 300 ]; do
-		for s in "$rt"/wayland-*; do
-			case $s in *.lock | *'*'*) continue ;; esac
-			[ -S "$s" ] && { WAYLAND_DISPLAY=${s##*/}; export WAYLAND_DISPLAY; return 0; }
-		done
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "peers: $comp did not start, see $out/$comp.log" >&2
-	return 1
 }
 
 presented() {

@@ -1,0 +1,72 @@
+# shellcheck shell=sh
+# The compositors of the peer comparison (docs/peers.md), started the same
+# way for its measured boots (bench/peers-guest.sh) and its profiles
+# (bench/peers-callgrind.sh); sourced, never run. Every one headless at
+# ${mode_w}x${mode_h}@$hz on $renderer, no Xwayland, no decorations drawn.
+# Uses build, out, renderer, mode_w, mode_h and hz; wrap, a command to run
+# the compositor under (valgrind; default none), and start_tenths, how long
+# to wait for its socket in tenths of a second (default 300).
+
+# start_compositor COMP RT: COMP in the background on XDG_RUNTIME_DIR=RT,
+# its output in $out/COMP.log; sets pid, and WAYLAND_DISPLAY once its socket
+# is there. Returns 1 when it did not start.
+start_compositor() {
+	comp=$1 rt=$2
+	case $comp in
+	syncway | syncway-implicit)
+		# syncway-implicit: no linux-drm-syncobj-v1, as the peers offer none.
+		SYNCWAY_EXPLICIT_SYNC=$([ "$comp" = syncway ] && echo 1 || echo 0) \
+			SYNCWAY_DECORATIONS=server WLR_BACKENDS=headless WLR_RENDERER=$renderer \
+			${wrap:-} "$build/compositor/syncway" --headless-size "${mode_w}x${mode_h}@$hz" \
+			--no-xwayland --report 0 >"$out/$comp.log" 2>&1 &
+		;;
+	sway)
+		# Floating windows keep the size they ask for (tiled ones would be
+		# given the whole output); no border, no bar, no background.
+		cat >"$rt/sway.conf" <<EOF
+output HEADLESS-1 mode ${mode_w}x${mode_h}@${hz}Hz
+xwayland disable
+default_border none
+default_floating_border none
+for_window [all] floating enable
+EOF
+		WLR_BACKENDS=headless WLR_HEADLESS_OUTPUTS=1 WLR_RENDERER=$renderer WLR_LIBINPUT_NO_DEVICES=1 \
+			${wrap:-} sway -c "$rt/sway.conf" >"$out/$comp.log" 2>&1 &
+		;;
+	weston)
+		# No panel, no lock, no animations: the desktop shell's client only
+		# draws a plain background once. weston offers no xdg-decoration.
+		cat >"$rt/weston.ini" <<EOF
+[core]
+idle-time=0
+require-input=false
+[shell]
+panel-position=none
+background-color=0xff202020
+locking=false
+animation=none
+startup-animation=none
+close-animation=none
+focus-animation=none
+EOF
+		r=$renderer
+		[ "$r" = gles2 ] && r=gl
+		${wrap:-} weston --backend=headless --renderer=$r --width=$mode_w --height=$mode_h \
+			--refresh-rate=$((hz * 1000)) -c "$rt/weston.ini" >"$out/$comp.log" 2>&1 &
+		;;
+	*) echo "peers: unknown compositor $comp" >&2; return 1 ;;
+	esac
+	pid=$!
+	i=0
+	while [ $i -lt "${start_tenths:-300}" ]; do
+		for s in "$rt"/wayland-*; do
+			case $s in *.lock | *'*'*) continue ;; esac
+			[ -S "$s" ] && { WAYLAND_DISPLAY=${s##*/}; export WAYLAND_DISPLAY; return 0; }
+		done
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "peers: $comp did not start, see $out/$comp.log" >&2
+	return 1
+}
