@@ -1,6 +1,6 @@
 /* The robustness suite's subtests at the compositor's fd limit: many
- * clients whose waiting surfaces together would take every fd, and a flood
- * of connections. They run against a second compositor started with a low
+ * clients whose waiting surfaces together would take every fd (a few
+ * holding many, or many holding few), and a flood of connections. They run against a second compositor started with a low
  * fd limit (run-in-guest starts one with `ulimit -n 1024`), so that the
  * limit is cheap to reach:
  *
@@ -8,8 +8,10 @@
  *                                            subtests skip)
  *   SYNCWAY_ROBUSTNESS_LIMITED_LOG=PATH      its log (with -v: libwayland's
  *                                            messages are at info level), for
- *                                            the "fd limit" and "accept" lines
- *                                            (else not checked)
+ *                                            its budget and the "fd limit",
+ *                                            "accept" and polling lines (else
+ *                                            not checked, and the subtest of
+ *                                            many small clients skips)
  *
  * See docs/conformance.md, "The robustness suite". */
 #include "fd_limit.h"
@@ -66,11 +68,17 @@ static double cpu_percent_over(struct ct_conn *c, pid_t pid, int ms)
 	return 100.0 * (double)(after - before) / (double)sysconf(_SC_CLK_TCK) / secs;
 }
 
+/* The compositor's log, or NULL without one. */
+static FILE *limited_log(void)
+{
+	const char *path = getenv("SYNCWAY_ROBUSTNESS_LIMITED_LOG");
+	return path && *path ? fopen(path, "re") : NULL;
+}
+
 /* Lines of the compositor's log containing needle; -1 without a log. */
 static int log_lines(const char *needle)
 {
-	const char *path = getenv("SYNCWAY_ROBUSTNESS_LIMITED_LOG");
-	FILE *f = path && *path ? fopen(path, "re") : NULL;
+	FILE *f = limited_log();
 	if (!f)
 		return -1;
 	char line[1024];
@@ -80,6 +88,25 @@ static int log_lines(const char *needle)
 			n++;
 	fclose(f);
 	return n;
+}
+
+/* The budget of waiting surfaces of all clients that the compositor's log
+ * states ("... waiting surfaces of all clients at most N ..."); -1 without. */
+static long limited_budget(void)
+{
+	FILE *f = limited_log();
+	if (!f)
+		return -1;
+	char line[1024];
+	long budget = -1;
+	const char *needle = "waiting surfaces of all clients at most ";
+	while (budget < 0 && fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, needle);
+		if (p)
+			budget = strtol(p + strlen(needle), NULL, 10);
+	}
+	fclose(f);
+	return budget;
 }
 
 /* A non-blocking connection to the compositor's socket; -1 with errno
@@ -262,6 +289,10 @@ static void waiting_frame(struct ct_conn *c, struct ct_window *w, struct sw_buff
 }
 
 enum { ATTACKERS = 8 };
+/* syncway polls instead of cutting off when no client holds more than eight
+ * waiting surfaces (acquire_wait.c); the budget of a compositor with 1024
+ * fds needs about 50 such clients. */
+enum { SMALL_SURFACES = 8, SMALL_CLIENTS_MAX = 256 };
 
 struct attacker {
 	struct ct_conn *c;
@@ -409,6 +440,78 @@ void fd_limit_tests(void)
 		ct_disconnect(e);
 		ct_disconnect(s);
 		limited_end(&l, "after the clients with waiting surfaces left");
+	}
+	use_main_compositor();
+
+	/* Clients of eight waiting surfaces each (syncway calls eight or fewer
+	 * few) until all of them together pass the compositor's budget: with
+	 * nobody holding many there is no one to blame, so nobody is cut off;
+	 * the waits past the budget are watched by polling, which costs no
+	 * fd, an explicit-sync bystander's waiting commit is presented, and
+	 * the compositor stays below its fd limit. */
+	ct_subtest("small-clients-past-the-budget-are-polled-not-cut-off")
+	{
+		static struct attacker small[SMALL_CLIENTS_MAX];
+		struct limited l;
+		limited_start(&l);
+		long budget = limited_budget();
+		if (budget <= 0)
+			sw_skip("the compositor's budget is not in its log (SYNCWAY_ROBUSTNESS_LIMITED_LOG)");
+		int clients = (int)(budget / SMALL_SURFACES) + 2;
+		if (clients > SMALL_CLIENTS_MAX)
+			sw_skip("a budget of %ld needs %d clients of %d surfaces", budget, clients,
+				SMALL_SURFACES);
+		raise_own_fd_limit(clients * 8L + 256);
+		int polled_lines = log_lines("at the fd budget, none holding many");
+		struct ct_conn *e = ct_connect_with_manager();
+		struct ct_window *we = ct_sync_window(e);
+		struct sw_buffer *eb[2] = { ct_buffer(e), ct_buffer(e) };
+		struct ct_timeline *eacq = ct_timeline(e), *erel[3];
+		for (int i = 0; i < 3; i++)
+			erel[i] = ct_timeline(e);
+		ct_show(we, eb[0], eacq, 1, erel[0], 1);
+		struct ct_fds now;
+		int most = l.fds.base.total, cut = 0;
+		for (int i = 0; i < clients; i++) {
+			small[i] = (struct attacker){ .c = ct_connect_with_manager() };
+			small[i].buf = ct_buffer_of(small[i].c, SW_BUFFER_SHM);
+			small[i].acq = ct_timeline(small[i].c);
+			small[i].rel = ct_timeline(small[i].c);
+			for (int k = 0; k < SMALL_SURFACES; k++)
+				attacker_surface(&small[i]);
+			if (!attacker_alive(&small[i])) {
+				cut++;
+				ct_note("client %d of %d surfaces cut off: %s", i, SMALL_SURFACES,
+					small[i].why);
+			}
+			if (i % 8 == 7 && ct_fds_read(l.fds.pid, &now) && now.total > most)
+				most = now.total;
+		}
+		for (int i = 0; i < clients; i++)
+			if (!small[i].cut && !attacker_alive(&small[i]))
+				cut++;
+		if (ct_fds_read(l.fds.pid, &now) && now.total > most)
+			most = now.total;
+		waiting_frame(e, we, eb[1], eacq, 2, erel[1],
+			      "a bystander's waiting commit with the budget spent");
+		int polled = log_lines("at the fd budget, none holding many") - polled_lines;
+		ct_note("%d clients of %d waiting surfaces (%d in all, budget %ld): %d cut off; "
+			"compositor fds %d at the start, at most %d (limit %ld)", clients,
+			SMALL_SURFACES, clients * SMALL_SURFACES, budget, cut, l.fds.base.total, most,
+			l.limit);
+		if (cut)
+			sw_fail("%d of %d clients holding %d waiting surfaces each were cut off", cut,
+				clients, SMALL_SURFACES);
+		if (polled_lines >= 0 && polled < 1)
+			sw_fail("past its budget the compositor never said it polls the waits of clients "
+				"holding few");
+		if (most >= l.limit - 32)
+			sw_fail("the compositor reached %d fds, its limit being %ld", most, l.limit);
+		for (int i = 0; i < clients; i++)
+			ct_disconnect(small[i].c);
+		waiting_frame(e, we, eb[0], eacq, 3, erel[2], "a waiting commit after the clients left");
+		ct_disconnect(e);
+		limited_end(&l, "after the clients of few waiting surfaces left");
 	}
 	use_main_compositor();
 
