@@ -3,7 +3,8 @@
  * of each surface waits on an eventfd registered with SYNCOBJ_EVENTFD, and
  * when it fires, handle_wait_ready unlocks it and every later commit that
  * is ready by then. What one client may hold is capped (sw_sync_client,
- * over_cap), and what all of them hold together too (over_budget): the
+ * over_cap), and what all of them hold together too, in waiting surfaces
+ * (over_budget: the fds) and in commits (over_total: the memory): the
  * client holding the most is cut off. Without an eventfd to be had (the fd
  * limit), a wait is watched by polling its point instead (handle_poll). */
 #include "acquire_wait.h"
@@ -200,6 +201,7 @@ static void wait_destroy(struct sw_acquire_wait *wait)
 	wl_list_remove(&wait->link);
 	timeline_unref(wait->timeline);
 	wait->owner->held--;
+	wait->sync->held--;
 	sync_client_free_if_unused(wait->owner);
 	free(wait);
 	if (wl_list_empty(&queue->waits) && !queue->emptying)
@@ -370,40 +372,69 @@ static const char *over_cap(struct sw_explicit_sync *sync, const struct sw_sync_
 	return NULL;
 }
 
-/* What a client holding the most waiting surfaces (held) is told when all
- * clients' together reached the budget. */
-static const char *budget_words(const struct sw_explicit_sync *sync, size_t held, char *buf,
-				size_t len)
+/* The two bounds on what all clients hold together. */
+enum sw_total {
+	TOTAL_WAITING_SURFACES, /* --fd-headroom: each costs fds */
+	TOTAL_HELD_COMMITS,     /* --max-held-total: each costs memory */
+};
+
+static size_t client_holds(const struct sw_sync_client *c, enum sw_total total)
 {
-	snprintf(buf, len, "waiting surfaces of all clients at the compositor's limit (%ld, "
-		 "--fd-headroom): this client holds the most (%zu)",
-		 sync->server->options->max_waiting_total, held);
+	return total == TOTAL_WAITING_SURFACES ? c->watched : c->held;
+}
+
+/* The connected client other than owner holding the most, or NULL. */
+static struct sw_sync_client *heaviest_other(struct sw_explicit_sync *sync,
+					     const struct sw_sync_client *owner, enum sw_total total)
+{
+	struct sw_sync_client *heavy = NULL, *other;
+	wl_list_for_each(other, &sync->clients, link) {
+		if (other != owner && other->client &&
+		    (!heavy || client_holds(other, total) > client_holds(heavy, total)))
+			heavy = other;
+	}
+	return heavy;
+}
+
+/* What a client holding the most (holds) is told when all clients'
+ * together reached a bound. */
+static const char *total_words(const struct sw_explicit_sync *sync, enum sw_total total,
+			       size_t holds, char *buf, size_t len)
+{
+	const struct sw_options *options = sync->server->options;
+	if (total == TOTAL_WAITING_SURFACES)
+		snprintf(buf, len, "waiting surfaces of all clients at the compositor's limit (%ld, "
+			 "--fd-headroom): this client holds the most (%zu)",
+			 options->max_waiting_total, holds);
+	else
+		/* libwayland cuts an error's text at 127 characters. */
+		snprintf(buf, len, "held commits of all clients at the compositor's limit (%ld, "
+			 "--max-held-total): this client holds the most (%zu)",
+			 options->max_held_total, holds);
 	return buf;
 }
 
-/* Cuts a client off for holding the most waiting surfaces when all
- * clients' together reached the budget: it is told why, and goes at once,
- * so that its fds are free for the commit that found the budget spent. */
-static void cut_off(struct sw_explicit_sync *sync, struct sw_sync_client *heavy)
+/* Cuts a client off for holding the most when all clients' together
+ * reached a bound: it is told why, and goes at once, so that what it held
+ * is free for the commit that found the bound reached. */
+static void cut_off(struct sw_explicit_sync *sync, struct sw_sync_client *heavy, enum sw_total total)
 {
 	struct wl_client *client = heavy->client;
 	pid_t pid = 0;
 	wl_client_get_credentials(client, &pid, NULL, NULL);
-	wlr_log(WLR_ERROR, "explicit sync: client pid %d cut off: it holds the most waiting surfaces "
-		"(%zu) when all clients' reached %ld (--fd-headroom)", (int)pid, heavy->watched,
-		sync->server->options->max_waiting_total);
+	char why[192];
+	total_words(sync, total, client_holds(heavy, total), why, sizeof(why));
+	wlr_log(WLR_ERROR, "explicit sync: client pid %d cut off: %s", (int)pid, why);
 	sync->counters.clients_cut_off++;
 	sync->counters.protocol_errors++;
-	char why[160];
-	wl_client_post_implementation_error(client, "%s",
-					    budget_words(sync, heavy->watched, why, sizeof(why)));
+	wl_client_post_implementation_error(client, "%s", why);
 	wl_client_flush(client);
 	wl_client_destroy(client);
 }
 
 /* Another waiting surface for owner, with all clients' at the budget: the
  * one holding the most goes (another client: cut off; owner: refused, with
- * the words in cap_buf), unless even the most is few (SMALL_WAITER), in
+ * the words in buf), unless even the most is few (SMALL_WAITER), in
  * which case owner's wait is polled (*poll_only) and nobody is cut off. */
 static const char *over_budget(struct sw_explicit_sync *sync, struct sw_sync_client *owner,
 			       bool *poll_only, char *buf, size_t len)
@@ -412,21 +443,35 @@ static const char *over_budget(struct sw_explicit_sync *sync, struct sw_sync_cli
 	*poll_only = false;
 	if (budget <= 0 || sync->watched < (size_t)budget)
 		return NULL;
-	struct sw_sync_client *heavy = NULL, *other;
-	wl_list_for_each(other, &sync->clients, link) {
-		if (other != owner && other->client && (!heavy || other->watched > heavy->watched))
-			heavy = other;
-	}
+	struct sw_sync_client *heavy = heaviest_other(sync, owner, TOTAL_WAITING_SURFACES);
 	size_t mine = owner->watched + 1;
 	if ((heavy ? heavy->watched : 0) <= SMALL_WAITER && mine <= SMALL_WAITER) {
 		*poll_only = true;
 		return NULL;
 	}
 	if (heavy && heavy->watched > mine) {
-		cut_off(sync, heavy);
+		cut_off(sync, heavy, TOTAL_WAITING_SURFACES);
 		return NULL;
 	}
-	return budget_words(sync, mine, buf, len);
+	return total_words(sync, TOTAL_WAITING_SURFACES, mine, buf, len);
+}
+
+/* Another held commit for owner, with all clients' at --max-held-total:
+ * the client holding the most goes, as for the budget above (a held
+ * commit costs no fd: there is nothing to poll instead). */
+static const char *over_total(struct sw_explicit_sync *sync, struct sw_sync_client *owner,
+			      char *buf, size_t len)
+{
+	long max = sync->server->options->max_held_total;
+	if (max <= 0 || sync->held < (size_t)max)
+		return NULL;
+	struct sw_sync_client *heavy = heaviest_other(sync, owner, TOTAL_HELD_COMMITS);
+	size_t mine = owner->held + 1;
+	if (heavy && heavy->held > mine) {
+		cut_off(sync, heavy, TOTAL_HELD_COMMITS);
+		return NULL;
+	}
+	return total_words(sync, TOTAL_HELD_COMMITS, mine, buf, len);
 }
 
 bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
@@ -439,6 +484,8 @@ bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 		return false;
 	bool needs_eventfd = !surface_next_wait(sync, surface), poll_only = false;
 	if ((*cap = over_cap(sync, owner, needs_eventfd, cap_buf, cap_len)))
+		return false;
+	if ((*cap = over_total(sync, owner, cap_buf, cap_len)))
 		return false;
 	if (needs_eventfd && (*cap = over_budget(sync, owner, &poll_only, cap_buf, cap_len)))
 		return false;
@@ -471,6 +518,7 @@ bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 		return false;
 	}
 	owner->held++;
+	sync->held++;
 	timeline_ref(timeline);
 	wait->seq = wlr_surface_lock_pending(surface);
 	wl_list_insert(queue->waits.prev, &wait->link);

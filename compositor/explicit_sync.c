@@ -344,7 +344,7 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 			" of timeline@%u: %s; waiting for it anyway", point, timeline->resource_id,
 			strerror(-ready));
 	const char *cap;
-	char cap_buf[128];
+	char cap_buf[192];
 	if (!wait_create(sync, surface, timeline, point, &cap, cap_buf, sizeof(cap_buf))) {
 		/* The commit must not be applied unwaited; refusing it ends the
 		 * client, which is better than showing a buffer mid-render. */

@@ -58,6 +58,9 @@ static const char usage[] =
 	"                           A mode that fails falls back to the output's other modes\n"
 	"      --max-held-commits N commits one client may have waiting on acquire points\n"
 	"                           (default 4096, 0: no cap); beyond, a protocol error\n"
+	"      --max-held-total N   commits all clients together may have waiting on acquire\n"
+	"                           points (default 16 times --max-held-commits, 65536;\n"
+	"                           0: no cap); beyond, the client holding the most is cut off\n"
 	"      --max-waiting-surfaces N  surfaces of one client with such commits (each costs\n"
 	"                           2 fds; default 256, 0: no cap); beyond, a protocol error\n"
 	"      --fd-headroom N      fds kept free below the fd limit for connections, buffers\n"
@@ -100,8 +103,8 @@ static bool parse_size(const char *arg, struct sw_options *options)
 
 static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
 {
-	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_WAITING,
-	       OPT_FD_HEADROOM, OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC };
+	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_HELD_TOTAL,
+	       OPT_MAX_WAITING, OPT_FD_HEADROOM, OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC };
 	static const struct option longopts[] = {
 		{ "startup", required_argument, NULL, 's' },
 		{ "exit-with-client", no_argument, NULL, 'x' },
@@ -110,6 +113,7 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		{ "headless-size", required_argument, NULL, OPT_SIZE },
 		{ "outputs", required_argument, NULL, OPT_OUTPUTS },
 		{ "max-held-commits", required_argument, NULL, OPT_MAX_HELD },
+		{ "max-held-total", required_argument, NULL, OPT_MAX_HELD_TOTAL },
 		{ "max-waiting-surfaces", required_argument, NULL, OPT_MAX_WAITING },
 		{ "fd-headroom", required_argument, NULL, OPT_FD_HEADROOM },
 		{ "no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND },
@@ -163,6 +167,16 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 				return false;
 			}
 			*(c == OPT_MAX_HELD ? &options->max_held_commits : &options->max_waiting_surfaces) = (int)n;
+			break;
+		}
+		case OPT_MAX_HELD_TOTAL: {
+			long n = strtol(optarg, &end, 10);
+			if (*end || end == optarg || n < 0 || n > 100000000) {
+				fprintf(stderr, "syncway: --max-held-total wants a count (0: no cap), not '%s'\n",
+					optarg);
+				return false;
+			}
+			options->max_held_total = n;
 			break;
 		}
 		case OPT_FD_HEADROOM: {
@@ -424,6 +438,7 @@ int main(int argc, char *argv[])
 	struct sw_options options = {
 		.report_interval_ms = 5000,
 		.max_held_commits = 4096,
+		.max_held_total = -1,
 		.max_waiting_surfaces = 256,
 		.fd_headroom = -1,
 	};
@@ -431,6 +446,10 @@ int main(int argc, char *argv[])
 	if (!parse_options(argc, argv, &options, &verbosity))
 		return 2;
 	wlr_log_init(verbosity >= 2 ? WLR_DEBUG : verbosity == 1 ? WLR_INFO : WLR_ERROR, NULL);
+	/* Sixteen clients at their cap, whatever the cap: raising it alone
+	 * must not leave a lower bound on all of them. */
+	if (options.max_held_total < 0)
+		options.max_held_total = 16L * options.max_held_commits;
 	if (!set_fd_budget(&options, raise_nofile_limit()))
 		return 2;
 	if (options.headless_outputs > 0) {

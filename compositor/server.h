@@ -34,6 +34,7 @@ struct sw_options {
 	size_t n_outputs;
 	int report_interval_ms;       /* the "N frames in 5.0 seconds" lines */
 	int max_held_commits;         /* per client, waiting on acquire points; 0: no cap */
+	long max_held_total;          /* all clients together, the same; 0: no cap, -1: unset */
 	int max_waiting_surfaces;     /* per client, surfaces with such a commit; 0: no cap */
 	long fd_headroom;             /* --fd-headroom; -1 until set_fd_budget() */
 	/* Of all clients together, from the fd limit less the headroom; 0: no

@@ -79,6 +79,12 @@ const char *ct_last_log(void)
 	return ct.last_log;
 }
 
+int ct_env_int(const char *name, int fallback)
+{
+	const char *v = getenv(name);
+	return v && *v ? atoi(v) : fallback;
+}
+
 int ct_ms(int ms)
 {
 	if (ct.time_scale <= 0) {

@@ -95,6 +95,8 @@ void ct_expect_error(struct ct_conn *c, const struct wl_interface *iface, void *
 		     uint32_t code, const char *what);
 /* The last message libwayland logged (the compositor's error text). */
 const char *ct_last_log(void);
+/* A count the runner passed in the environment, or fallback when unset. */
+int ct_env_int(const char *name, int fallback);
 /* Pid of the compositor at the other end (SO_PEERCRED), or -1. */
 pid_t ct_compositor_pid(struct ct_conn *c);
 

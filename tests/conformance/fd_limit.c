@@ -298,10 +298,10 @@ struct attacker {
 	struct ct_conn *c;
 	struct sw_buffer *buf;
 	struct ct_timeline *acq, *rel;
-	int surfaces;
+	int held; /* commits it made the compositor hold (an attacker: one a surface) */
 	bool cut;
 	bool display_error; /* cut with wl_display.implementation */
-	char why[160];
+	char why[320];
 };
 
 /* Another role-less surface with a commit held on a never-signalled point. */
@@ -309,7 +309,7 @@ static void attacker_surface(struct attacker *a)
 {
 	struct ct_window *w = ct_bare_surface(a->c);
 	ct_get_sync(w);
-	ct_prepare(w, a->buf, a->acq, 1, a->rel, (uint64_t)++a->surfaces);
+	ct_prepare(w, a->buf, a->acq, 1, a->rel, (uint64_t)++a->held);
 	ct_commit(w);
 }
 
@@ -329,6 +329,29 @@ static bool attacker_alive(struct attacker *a)
 		 strerror(wl_display_get_error(a->c->d->display)), code, iface ? iface->name : "-",
 		 ct_last_log());
 	return false;
+}
+
+/* A client's surface for holding commits (attacker's buf, acq and rel). */
+static struct ct_window *holder_start(struct attacker *a)
+{
+	struct ct_window *w = ct_sync_window(a->c);
+	a->buf = ct_buffer_of(a->c, SW_BUFFER_SHM);
+	a->acq = ct_timeline(a->c);
+	a->rel = ct_timeline(a->c);
+	ct_roundtrip(a->c);
+	return w;
+}
+
+/* One more commit held on w (never-signalled point 1), counted in
+ * a->held; roundtrip: see at once whether it was taken. */
+static void holder_commit(struct attacker *a, struct ct_window *w, bool roundtrip)
+{
+	if (a->cut)
+		return;
+	ct_prepare(w, a->buf, a->acq, 1, a->rel, (uint64_t)++a->held);
+	ct_commit(w);
+	if (roundtrip)
+		attacker_alive(a);
 }
 
 void fd_limit_tests(void)
@@ -390,7 +413,7 @@ void fd_limit_tests(void)
 						if (first_cut < 0)
 							first_cut = i;
 						ct_note("client %d cut off with %d surfaces sent: %s", i,
-							att[i].surfaces, att[i].why);
+							att[i].held, att[i].why);
 					}
 				}
 				if (ct_fds_read(l.fds.pid, &now) && now.total > most)
@@ -401,11 +424,11 @@ void fd_limit_tests(void)
 		}
 		if (!att[0].cut && !attacker_alive(&att[0])) {
 			cuts++;
-			ct_note("client 0 cut off with %d surfaces sent: %s", att[0].surfaces, att[0].why);
+			ct_note("client 0 cut off with %d surfaces sent: %s", att[0].held, att[0].why);
 		}
 		ct_note("%d clients, the first with %d waiting surfaces, the others up to %d each: "
 			"%d cut off; compositor fds %d at the start, at most %d (limit %ld)", ATTACKERS,
-			att[0].surfaces, per, cuts, l.fds.base.total, most, l.limit);
+			att[0].held, per, cuts, l.fds.base.total, most, l.limit);
 
 		/* The bystanders, with the attackers that are left still there. */
 		waiting_frame(e, we, eb[1], eacq, 2, erel[1], "a waiting commit of a bystander");
@@ -425,7 +448,7 @@ void fd_limit_tests(void)
 
 		if (first_cut != 0)
 			sw_fail("the first client cut off was client %d, not client 0, which held the "
-				"most waiting surfaces (%d)", first_cut, att[0].surfaces);
+				"most waiting surfaces (%d)", first_cut, att[0].held);
 		if (!att[0].display_error)
 			sw_fail("client 0 was cut off without a wl_display implementation error: %s",
 				att[0].why);
@@ -512,6 +535,70 @@ void fd_limit_tests(void)
 		waiting_frame(e, we, eb[0], eacq, 3, erel[2], "a waiting commit after the clients left");
 		ct_disconnect(e);
 		limited_end(&l, "after the clients of few waiting surfaces left");
+	}
+	use_main_compositor();
+
+	/* All clients' held commits together against --max-held-total (3000 on
+	 * the limited compositor, below its per-client cap of 4096): one client
+	 * holds two thirds of it on one surface, a second adds commits until
+	 * the bound is reached. The first is cut off, not the one committing;
+	 * then the second, holding the most, is cut off by a bystander's
+	 * waiting commit, which is presented. */
+	ct_subtest("held-commits-of-all-clients-cut-the-heaviest")
+	{
+		long total = ct_env_int("SYNCWAY_ROBUSTNESS_LIMITED_HELD_TOTAL", 0);
+		if (total <= 0)
+			sw_skip("SYNCWAY_ROBUSTNESS_LIMITED_HELD_TOTAL unset: the compositor's "
+				"--max-held-total is not known");
+		struct limited l;
+		limited_start(&l);
+		struct ct_conn *e = ct_connect_with_manager();
+		struct ct_window *we = ct_sync_window(e);
+		struct sw_buffer *eb[2] = { ct_buffer(e), ct_buffer(e) };
+		struct ct_timeline *eacq = ct_timeline(e), *erel[3];
+		for (int i = 0; i < 3; i++)
+			erel[i] = ct_timeline(e);
+		ct_show(we, eb[0], eacq, 1, erel[0], 1);
+		struct attacker a = { .c = ct_connect_with_manager() }, b = { .c = ct_connect_with_manager() };
+		struct ct_window *wa = holder_start(&a), *wb = holder_start(&b);
+		long heavy = total * 2 / 3;
+		for (long k = 0; k < heavy; k++)
+			holder_commit(&a, wa, k % 500 == 499);
+		if (!attacker_alive(&a))
+			sw_fail("a client holding %ld commits, below the bound of %ld, was cut off: %s",
+				heavy, total, a.why);
+		while (b.held < total && attacker_alive(&b) && !a.cut) {
+			holder_commit(&b, wb, false);
+			if (b.held % 50 == 0 || b.held + heavy >= total)
+				attacker_alive(&a);
+		}
+		ct_note("client A held %d commits, client B %d when A was %s", a.held, b.held,
+			a.cut ? "cut off" : "still connected");
+		if (!a.cut)
+			sw_fail("all clients' held commits reached %d, past the bound of %ld, and the "
+				"client holding %d was not cut off", a.held + b.held, total,
+				a.held);
+		if (b.cut)
+			sw_fail("the client committing (holding %d) was cut off, not the one holding "
+				"the most (%d): %s", b.held, a.held, b.why);
+		if (!a.display_error || !strstr(a.why, "--max-held-total"))
+			sw_fail("the client holding the most was not told why: %s", a.why);
+		/* Up to the bound, alone: then a bystander's commit. */
+		while (b.held < total && !b.cut)
+			holder_commit(&b, wb, b.held % 500 == 499);
+		if (!attacker_alive(&b))
+			sw_fail("a client holding %d commits alone, at most the bound of %ld, was cut off: %s",
+				b.held, total, b.why);
+		waiting_frame(e, we, eb[1], eacq, 2, erel[1], "a bystander's waiting commit at the bound");
+		if (attacker_alive(&b))
+			sw_fail("a bystander's commit took all clients' held commits past the bound of %ld "
+				"and the client holding %d was not cut off", total, b.held);
+		ct_note("client B cut off holding %d: %s", b.held, b.why);
+		ct_disconnect(a.c);
+		ct_disconnect(b.c);
+		waiting_frame(e, we, eb[0], eacq, 3, erel[2], "a waiting commit after the holders left");
+		ct_disconnect(e);
+		limited_end(&l, "after the clients holding commits left");
 	}
 	use_main_compositor();
 

@@ -41,12 +41,6 @@
 
 #define MANAGER_IFACE (&wp_linux_drm_syncobj_manager_v1_interface)
 
-static int env_int(const char *name, int fallback)
-{
-	const char *v = getenv(name);
-	return v && *v ? atoi(v) : fallback;
-}
-
 /* --- the observer ------------------------------------------------------------ */
 
 struct guard {
@@ -210,7 +204,7 @@ static void many_timeline_tests(void)
 {
 	ct_subtest("ten-thousand-timelines")
 	{
-		int n = env_int("SYNCWAY_ROBUSTNESS_TIMELINES", 10000);
+		int n = ct_env_int("SYNCWAY_ROBUSTNESS_TIMELINES", 10000);
 		struct guard g;
 		guard_start(&g);
 		struct ct_conn *c = ct_connect_with_manager();
@@ -665,7 +659,7 @@ static void flood_tests(void)
 
 	ct_subtest("commit-flood-many-waits")
 	{
-		int n = env_int("SYNCWAY_ROBUSTNESS_FLOOD", 3000);
+		int n = ct_env_int("SYNCWAY_ROBUSTNESS_FLOOD", 3000);
 		struct guard g;
 		guard_start(&g);
 		struct ct_conn *c = ct_connect_with_manager();
@@ -721,7 +715,7 @@ static void exhaustion_tests(void)
 	 * applied, and a new client must be able to connect. */
 	ct_subtest("flood-by-one-client-does-not-break-others")
 	{
-		int n = env_int("SYNCWAY_ROBUSTNESS_FLOOD", 3000);
+		int n = ct_env_int("SYNCWAY_ROBUSTNESS_FLOOD", 3000);
 		struct guard g;
 		guard_start(&g);
 		long limit = ct_nofile_limit(g.fds.pid);
@@ -821,8 +815,8 @@ static void backlog_tests(void)
 	{
 		/* A compositor with a cap says so (run-in-guest sets it to n):
 		 * then the commit after the n-th must be refused. */
-		int cap = env_int("SYNCWAY_CONFORMANCE_MAX_HELD", 0);
-		int n = env_int("SYNCWAY_ROBUSTNESS_HELD", cap > 0 ? cap : 100000);
+		int cap = ct_env_int("SYNCWAY_CONFORMANCE_MAX_HELD", 0);
+		int n = ct_env_int("SYNCWAY_ROBUSTNESS_HELD", cap > 0 ? cap : 100000);
 		enum { SAMPLES = 60 };
 		struct guard g;
 		guard_start(&g);
