@@ -54,8 +54,6 @@ static void output_retire(struct sw_output *output, int n)
 	output->n_in_flight -= n;
 	for (int i = 0; i < output->n_in_flight; i++)
 		output->in_flight[i] = output->in_flight[i + n];
-	if (output->n_in_flight == 0)
-		wl_event_source_timer_update(output->retire_timer, 0);
 	wl_signal_emit_mutable(&output->server->events.frames_retired, NULL);
 }
 
@@ -66,16 +64,34 @@ static void output_retire_all(struct sw_output *output)
 	output_retire(output, output->n_in_flight);
 }
 
+/* The retire timer, for when the oldest frame in flight (committed at
+ * committed_ns) reaches RETIRE_TIMEOUT_MS, unless it is armed already. */
+static void retire_timer_arm(struct sw_output *output, int64_t committed_ns, int64_t now_ns)
+{
+	if (output->retire_armed)
+		return;
+	int64_t left_ms = (committed_ns - now_ns) / 1000000 + RETIRE_TIMEOUT_MS;
+	/* 0 would disarm it; a frame already that old goes at the next turn. */
+	wl_event_source_timer_update(output->retire_timer, left_ms > 0 ? (int)left_ms + 1 : 1);
+	output->retire_armed = true;
+}
+
 static int handle_retire_timeout(void *data)
 {
 	struct sw_output *output = data;
-	if (output->n_in_flight > 0) {
-		wlr_log(WLR_ERROR, "%s: frame %llu not presented after %d ms; treating %d "
-			"frame(s) as done so that buffer releases do not stall",
-			output->wlr_output->name, (unsigned long long)output->in_flight[0].frame,
-			RETIRE_TIMEOUT_MS, output->n_in_flight);
-		output_retire_all(output);
+	output->retire_armed = false;
+	if (output->n_in_flight == 0)
+		return 0;
+	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
+	if (now - output->in_flight[0].committed_ns < (int64_t)RETIRE_TIMEOUT_MS * 1000000) {
+		retire_timer_arm(output, output->in_flight[0].committed_ns, now);
+		return 0;
 	}
+	wlr_log(WLR_ERROR, "%s: frame %llu not presented after %d ms; treating %d "
+		"frame(s) as done so that buffer releases do not stall",
+		output->wlr_output->name, (unsigned long long)output->in_flight[0].frame,
+		RETIRE_TIMEOUT_MS, output->n_in_flight);
+	output_retire_all(output);
 	return 0;
 }
 
@@ -175,8 +191,9 @@ static void handle_frame(struct wl_listener *listener, void *data)
 		output->in_flight[output->n_in_flight++] = (struct sw_frame_in_flight){
 			.commit_seq = wlr_output->commit_seq,
 			.frame = frame,
+			.committed_ns = end,
 		};
-		wl_event_source_timer_update(output->retire_timer, RETIRE_TIMEOUT_MS);
+		retire_timer_arm(output, output->in_flight[0].committed_ns, end);
 		sw_frame_stats_frame_committed(output->stats, output->scene_output, frame,
 					       wlr_output->commit_seq, start,
 					       output->precommit_ns ? output->precommit_ns : end, end);

@@ -160,11 +160,16 @@ struct sw_output {
 	struct sw_frame_in_flight {
 		uint32_t commit_seq;
 		uint64_t frame;
+		int64_t committed_ns;
 	} in_flight[8];
 	int n_in_flight;
 	/* Retires frames whose present event never comes (e.g. a backend that
-	 * drops it), so that buffer releases cannot stall forever. */
+	 * drops it), so that buffer releases cannot stall forever. Armed by
+	 * the first frame in flight and re-armed for the oldest when it fires,
+	 * not at every frame: two timerfd_settime() calls a frame were a
+	 * measurable part of what a frame cost the compositor. */
 	struct wl_event_source *retire_timer;
+	bool retire_armed;
 	int64_t precommit_ns; /* when the frame being committed finished rendering */
 	bool in_frame;
 	/* Whether the last frame was a tearing page flip (logged when it
