@@ -274,18 +274,41 @@ static void limited_end(struct limited *l, const char *what)
 	}
 }
 
-/* An explicit-sync client's commit that must wait: its acquire point is
- * signalled 100 ms after the commit, so the compositor needs an eventfd
- * (or another way to see it signalled). It must be presented. */
-static void waiting_frame(struct ct_conn *c, struct ct_window *w, struct sw_buffer *b,
-			  struct ct_timeline *acq, uint64_t point, struct ct_timeline *rel,
-			  const char *what)
+/* An explicit-sync client beside the ones under test: a window shown
+ * once, whose later commits must each wait (bystander_frame). */
+struct bystander {
+	struct ct_conn *c;
+	struct ct_window *w;
+	struct sw_buffer *buf[2];
+	struct ct_timeline *acq, *rel[4];
+	uint64_t point;
+};
+
+static void bystander_start(struct bystander *b)
 {
-	struct ct_track *t = ct_commit_buffer(w, b, acq, point, rel, point);
-	ct_signal_later(acq, point, ct_ms(100), NULL);
-	if (!ct_try_roundtrip(c))
+	b->c = ct_connect_with_manager();
+	b->w = ct_sync_window(b->c);
+	b->buf[0] = ct_buffer(b->c);
+	b->buf[1] = ct_buffer(b->c);
+	b->acq = ct_timeline(b->c);
+	for (int i = 0; i < 4; i++)
+		b->rel[i] = ct_timeline(b->c);
+	b->point = 1;
+	ct_show(b->w, b->buf[0], b->acq, 1, b->rel[0], 1);
+}
+
+/* The bystander's next commit (at most three a subtest: a release
+ * timeline each). It must wait, its acquire point signalled 100 ms after
+ * the commit, so the compositor needs an eventfd (or another way to see it
+ * signalled), and it must be presented. */
+static void bystander_frame(struct bystander *b, const char *what)
+{
+	uint64_t p = ++b->point;
+	struct ct_track *t = ct_commit_buffer(b->w, b->buf[p % 2], b->acq, p, b->rel[(p - 1) % 4], p);
+	ct_signal_later(b->acq, p, ct_ms(100), NULL);
+	if (!ct_try_roundtrip(b->c))
 		sw_fail("%s: the explicit-sync client was disconnected: \"%s\"", what, ct_last_log());
-	ct_need_presented(c, t, what);
+	ct_need_presented(b->c, t, what);
 }
 
 enum { ATTACKERS = 8 };
@@ -372,16 +395,11 @@ void fd_limit_tests(void)
 		int per = (int)(l.limit / 6);
 		if (per > 250)
 			per = 250; /* below the per-client cap: the total must bind */
-		struct ct_conn *e = ct_connect_with_manager();
-		struct ct_window *we = ct_sync_window(e);
-		struct sw_buffer *eb[2] = { ct_buffer(e), ct_buffer(e) };
-		struct ct_timeline *eacq = ct_timeline(e), *erel[4];
-		for (int i = 0; i < 4; i++)
-			erel[i] = ct_timeline(e);
+		struct bystander e;
+		bystander_start(&e);
 		struct ct_conn *s = ct_connect(); /* wl_shm, no explicit sync */
 		ct_control_frame(s);
 		ct_roundtrip(s);
-		ct_show(we, eb[0], eacq, 1, erel[0], 1);
 		for (int i = 0; i < ATTACKERS; i++) {
 			att[i] = (struct attacker){ .c = ct_connect_with_manager() };
 			att[i].buf = ct_buffer_of(att[i].c, SW_BUFFER_SHM);
@@ -431,7 +449,7 @@ void fd_limit_tests(void)
 			att[0].held, per, cuts, l.fds.base.total, most, l.limit);
 
 		/* The bystanders, with the attackers that are left still there. */
-		waiting_frame(e, we, eb[1], eacq, 2, erel[1], "a waiting commit of a bystander");
+		bystander_frame(&e, "a waiting commit of a bystander");
 		for (int i = 0; i < 3; i++) {
 			struct ct_track *t = ct_control_frame(s);
 			if (!ct_wait_flag(s, &t->frame_done, CT_DEADLINE_MS))
@@ -444,7 +462,7 @@ void fd_limit_tests(void)
 				probe_names[p], why, ATTACKERS);
 		double cpu = cpu_percent_over(l.obs, l.fds.pid, 1500);
 		ct_note("compositor CPU %.1f %% of one CPU over 1.5 s with the attackers connected", cpu);
-		waiting_frame(e, we, eb[0], eacq, 3, erel[2], "a second waiting commit of a bystander");
+		bystander_frame(&e, "a second waiting commit of a bystander");
 
 		if (first_cut != 0)
 			sw_fail("the first client cut off was client %d, not client 0, which held the "
@@ -459,8 +477,8 @@ void fd_limit_tests(void)
 			sw_fail("the compositor used %.1f %% of a CPU while idle near its fd limit", cpu);
 		for (int i = 0; i < ATTACKERS; i++)
 			ct_disconnect(att[i].c);
-		waiting_frame(e, we, eb[1], eacq, 4, erel[3], "a waiting commit after the attackers left");
-		ct_disconnect(e);
+		bystander_frame(&e, "a waiting commit after the attackers left");
+		ct_disconnect(e.c);
 		ct_disconnect(s);
 		limited_end(&l, "after the clients with waiting surfaces left");
 	}
@@ -486,13 +504,8 @@ void fd_limit_tests(void)
 				SMALL_SURFACES);
 		raise_own_fd_limit(clients * 8L + 256);
 		int polled_lines = log_lines("at the fd budget, none holding many");
-		struct ct_conn *e = ct_connect_with_manager();
-		struct ct_window *we = ct_sync_window(e);
-		struct sw_buffer *eb[2] = { ct_buffer(e), ct_buffer(e) };
-		struct ct_timeline *eacq = ct_timeline(e), *erel[3];
-		for (int i = 0; i < 3; i++)
-			erel[i] = ct_timeline(e);
-		ct_show(we, eb[0], eacq, 1, erel[0], 1);
+		struct bystander e;
+		bystander_start(&e);
 		struct ct_fds now;
 		int most = l.fds.base.total, cut = 0;
 		for (int i = 0; i < clients; i++) {
@@ -515,8 +528,7 @@ void fd_limit_tests(void)
 				cut++;
 		if (ct_fds_read(l.fds.pid, &now) && now.total > most)
 			most = now.total;
-		waiting_frame(e, we, eb[1], eacq, 2, erel[1],
-			      "a bystander's waiting commit with the budget spent");
+		bystander_frame(&e, "a bystander's waiting commit with the budget spent");
 		int polled = log_lines("at the fd budget, none holding many") - polled_lines;
 		ct_note("%d clients of %d waiting surfaces (%d in all, budget %ld): %d cut off; "
 			"compositor fds %d at the start, at most %d (limit %ld)", clients,
@@ -532,8 +544,8 @@ void fd_limit_tests(void)
 			sw_fail("the compositor reached %d fds, its limit being %ld", most, l.limit);
 		for (int i = 0; i < clients; i++)
 			ct_disconnect(small[i].c);
-		waiting_frame(e, we, eb[0], eacq, 3, erel[2], "a waiting commit after the clients left");
-		ct_disconnect(e);
+		bystander_frame(&e, "a waiting commit after the clients left");
+		ct_disconnect(e.c);
 		limited_end(&l, "after the clients of few waiting surfaces left");
 	}
 	use_main_compositor();
@@ -552,13 +564,8 @@ void fd_limit_tests(void)
 				"--max-held-total is not known");
 		struct limited l;
 		limited_start(&l);
-		struct ct_conn *e = ct_connect_with_manager();
-		struct ct_window *we = ct_sync_window(e);
-		struct sw_buffer *eb[2] = { ct_buffer(e), ct_buffer(e) };
-		struct ct_timeline *eacq = ct_timeline(e), *erel[3];
-		for (int i = 0; i < 3; i++)
-			erel[i] = ct_timeline(e);
-		ct_show(we, eb[0], eacq, 1, erel[0], 1);
+		struct bystander e;
+		bystander_start(&e);
 		struct attacker a = { .c = ct_connect_with_manager() }, b = { .c = ct_connect_with_manager() };
 		struct ct_window *wa = holder_start(&a), *wb = holder_start(&b);
 		long heavy = total * 2 / 3;
@@ -589,15 +596,15 @@ void fd_limit_tests(void)
 		if (!attacker_alive(&b))
 			sw_fail("a client holding %d commits alone, at most the bound of %ld, was cut off: %s",
 				b.held, total, b.why);
-		waiting_frame(e, we, eb[1], eacq, 2, erel[1], "a bystander's waiting commit at the bound");
+		bystander_frame(&e, "a bystander's waiting commit at the bound");
 		if (attacker_alive(&b))
 			sw_fail("a bystander's commit took all clients' held commits past the bound of %ld "
 				"and the client holding %d was not cut off", total, b.held);
 		ct_note("client B cut off holding %d: %s", b.held, b.why);
 		ct_disconnect(a.c);
 		ct_disconnect(b.c);
-		waiting_frame(e, we, eb[0], eacq, 3, erel[2], "a waiting commit after the holders left");
-		ct_disconnect(e);
+		bystander_frame(&e, "a waiting commit after the holders left");
+		ct_disconnect(e.c);
 		limited_end(&l, "after the clients holding commits left");
 	}
 	use_main_compositor();
@@ -614,13 +621,8 @@ void fd_limit_tests(void)
 		struct limited l;
 		limited_start(&l);
 		raise_own_fd_limit(l.limit * 2 + 256);
-		struct ct_conn *e = ct_connect_with_manager();
-		struct ct_window *we = ct_sync_window(e);
-		struct sw_buffer *eb[2] = { ct_buffer(e), ct_buffer(e) };
-		struct ct_timeline *eacq = ct_timeline(e), *erel[3];
-		for (int i = 0; i < 3; i++)
-			erel[i] = ct_timeline(e);
-		ct_show(we, eb[0], eacq, 1, erel[0], 1);
+		struct bystander e;
+		bystander_start(&e);
 		int limit_lines = log_lines("fd limit"), accept_lines = log_lines("accept");
 
 		/* Up to the limit: batches until the compositor stops taking them. */
@@ -637,7 +639,7 @@ void fd_limit_tests(void)
 				}
 				held[n++] = fd;
 			}
-			ct_dispatch(e, -1, 30);
+			ct_dispatch(e.c, -1, 30);
 			for (int i = n - 32; i >= 0 && i < n; i++)
 				if (peer_closed(held[i]))
 					full = true;
@@ -658,9 +660,9 @@ void fd_limit_tests(void)
 		 * Both are tried: a dmabuf, one fd, takes the last one. */
 		char no_dmabuf[128];
 		if (ct_fds_read(l.fds.pid, &now) && now.total == l.limit - 1 &&
-		    ct_dmabuf_usable(e, no_dmabuf, sizeof(no_dmabuf))) {
-			ct_buffer_of(e, SW_BUFFER_DMABUF);
-			ct_roundtrip(e);
+		    ct_dmabuf_usable(e.c, no_dmabuf, sizeof(no_dmabuf))) {
+			ct_buffer_of(e.c, SW_BUFFER_DMABUF);
+			ct_roundtrip(e.c);
 			if (ct_fds_read(l.fds.pid, &now))
 				ct_note("one fd was left: a dmabuf took it, fds %d", now.total);
 		}
@@ -678,7 +680,7 @@ void fd_limit_tests(void)
 				held[n++] = fd;
 			else
 				close(fd);
-			ct_dispatch(e, -1, 5);
+			ct_dispatch(e.c, -1, 5);
 		}
 		long long after = cpu_ticks(l.fds.pid);
 		double secs = (ct_now_ns() - start) / 1e9;
@@ -695,8 +697,7 @@ void fd_limit_tests(void)
 			sw_fail("while connections were refused at its fd limit the compositor used "
 				"%.1f %% of a CPU and logged %d \"fd limit\" lines and %d about accept "
 				"(a busy loop, a line per attempt?)", cpu, limit_during, accept_during);
-		waiting_frame(e, we, eb[1], eacq, 2, erel[1],
-			      "a connected client's waiting commit at the fd limit");
+		bystander_frame(&e, "a connected client's waiting commit at the fd limit");
 
 		for (int i = 0; i < n; i++)
 			close(held[i]);
@@ -720,7 +721,7 @@ void fd_limit_tests(void)
 			sw_fail("the compositor logged %d \"fd limit\" lines for one flood", limit_total);
 		if (limit_lines >= 0 && limit_total < 1)
 			sw_fail("the compositor never said it was at its fd limit");
-		ct_disconnect(e);
+		ct_disconnect(e.c);
 		limited_end(&l, "after the connection flood left");
 	}
 	/* A failed check leaves them open otherwise. */
