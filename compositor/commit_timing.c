@@ -365,13 +365,15 @@ static void manager_bind(struct wl_client *client, void *data, uint32_t version,
 	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
 }
 
-struct sw_commit_timing_manager *sw_commit_timing_manager_create(struct sw_server *server)
+struct sw_commit_timing_manager *sw_commit_timing_manager_create(struct sw_server *server, bool advertise)
 {
 	struct sw_commit_timing_manager *manager = calloc(1, sizeof(*manager));
 	if (!manager)
 		return NULL;
 	manager->server = server;
 	wl_list_init(&manager->timers);
+	if (!advertise)
+		return manager;
 	manager->global = wl_global_create(server->display, &wp_commit_timing_manager_v1_interface,
 					   MANAGER_VERSION, manager, manager_bind);
 	if (!manager->global) {
@@ -386,7 +388,8 @@ void sw_commit_timing_manager_destroy(struct sw_commit_timing_manager *manager,
 {
 	if (!manager)
 		return;
-	wl_global_destroy(manager->global);
+	if (manager->global)
+		wl_global_destroy(manager->global);
 	if (final)
 		*final = manager->counters;
 	free(manager);

@@ -3,6 +3,7 @@
 #ifndef SYNCWAY_COMMIT_TIMING_H
 #define SYNCWAY_COMMIT_TIMING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct sw_server;
@@ -16,8 +17,9 @@ struct sw_commit_timing_counters {
 	uint64_t protocol_errors;
 };
 
-/* Advertises wp_commit_timing_manager_v1 (version 1). */
-struct sw_commit_timing_manager *sw_commit_timing_manager_create(struct sw_server *server);
+/* Advertises wp_commit_timing_manager_v1 (version 1), unless advertise is
+ * false: then no client can set a target. */
+struct sw_commit_timing_manager *sw_commit_timing_manager_create(struct sw_server *server, bool advertise);
 /* After the clients are gone. The final counters go to *final when it is
  * not NULL. */
 void sw_commit_timing_manager_destroy(struct sw_commit_timing_manager *manager,

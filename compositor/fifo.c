@@ -384,13 +384,15 @@ static void manager_bind(struct wl_client *client, void *data, uint32_t version,
 	wl_resource_set_implementation(resource, &manager_impl, data, NULL);
 }
 
-struct sw_fifo_manager *sw_fifo_manager_create(struct sw_server *server)
+struct sw_fifo_manager *sw_fifo_manager_create(struct sw_server *server, bool advertise)
 {
 	struct sw_fifo_manager *manager = calloc(1, sizeof(*manager));
 	if (!manager)
 		return NULL;
 	manager->server = server;
 	wl_list_init(&manager->fifos);
+	if (!advertise)
+		return manager;
 	manager->global = wl_global_create(server->display, &wp_fifo_manager_v1_interface,
 					   MANAGER_VERSION, manager, manager_bind);
 	if (!manager->global) {
@@ -406,7 +408,8 @@ void sw_fifo_manager_destroy(struct sw_fifo_manager *manager, struct sw_fifo_cou
 		return;
 	/* Clients are gone, and their surfaces' fifo state with them. */
 	assert(wl_list_empty(&manager->fifos));
-	wl_global_destroy(manager->global);
+	if (manager->global)
+		wl_global_destroy(manager->global);
 	if (final)
 		*final = manager->counters;
 	free(manager);

@@ -3,6 +3,7 @@
 #ifndef SYNCWAY_FIFO_H
 #define SYNCWAY_FIFO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct sw_server;
@@ -18,8 +19,10 @@ struct sw_fifo_counters {
 	uint64_t protocol_errors;
 };
 
-/* Advertises wp_fifo_manager_v1 (version 1). */
-struct sw_fifo_manager *sw_fifo_manager_create(struct sw_server *server);
+/* Advertises wp_fifo_manager_v1 (version 1), unless advertise is false:
+ * then no client can use fifo-v1 and the frame path's calls below have
+ * nothing to do. */
+struct sw_fifo_manager *sw_fifo_manager_create(struct sw_server *server, bool advertise);
 /* After the clients are gone. The final counters go to *final when it is
  * not NULL. */
 void sw_fifo_manager_destroy(struct sw_fifo_manager *manager, struct sw_fifo_counters *final);

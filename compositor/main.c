@@ -76,7 +76,8 @@ static const char usage[] =
 	"WLR_BACKENDS=headless. Keys: Alt+Escape quits, Alt+F1 cycles windows,\n"
 	"Alt+Return starts a terminal ($SYNCWAY_TERM, else foot, else weston-terminal),\n"
 	"Ctrl+Alt+F1..F12 switch VTs, Alt+drag moves (left button) or resizes (right).\n"
-	"Environment: SYNCWAY_EXPLICIT_SYNC=0 hides linux-drm-syncobj-v1;\n"
+	"Environment: SYNCWAY_EXPLICIT_SYNC=0 hides linux-drm-syncobj-v1, SYNCWAY_FIFO=0\n"
+	"fifo-v1, SYNCWAY_COMMIT_TIMING=0 commit-timing-v1;\n"
 	"SYNCWAY_DRM_DEVICE picks the DRM device when the backend has none;\n"
 	"SYNCWAY_TERM the terminal; XCURSOR_THEME, XCURSOR_SIZE the cursor.\n"
 	"See syncway(1).\n";
@@ -271,13 +272,23 @@ static bool same_drm_device(int a, int b)
 	return same;
 }
 
+/* Whether the protocol that the environment variable name switches is on:
+ * 0 hides it from clients, so that they take the path they take on a
+ * compositor without it (the peer comparison's like-for-like rows, and
+ * clients' fallbacks under test). */
+static bool env_switch(const char *name, const char *protocol)
+{
+	const char *env = getenv(name);
+	if (!env || strcmp(env, "0") != 0)
+		return true;
+	fprintf(stderr, "syncway: %s: off (%s=0)\n", protocol, name);
+	return false;
+}
+
 static void setup_explicit_sync(struct sw_server *server, const char *where)
 {
-	const char *env = getenv("SYNCWAY_EXPLICIT_SYNC");
-	if (env && strcmp(env, "0") == 0) {
-		fprintf(stderr, "syncway: explicit sync: off (SYNCWAY_EXPLICIT_SYNC=0)\n");
+	if (!env_switch("SYNCWAY_EXPLICIT_SYNC", "explicit sync"))
 		return;
-	}
 	if (server->drm_fd < 0) {
 		fprintf(stderr, "syncway: explicit sync: off (no DRM device: %s)\n", where);
 		return;
@@ -527,8 +538,9 @@ int main(int argc, char *argv[])
 	if (!server.frame_stats)
 		return 1;
 	setup_explicit_sync(&server, where);
-	server.fifo = sw_fifo_manager_create(&server);
-	server.commit_timing = sw_commit_timing_manager_create(&server);
+	server.fifo = sw_fifo_manager_create(&server, env_switch("SYNCWAY_FIFO", "fifo-v1"));
+	server.commit_timing = sw_commit_timing_manager_create(&server,
+							       env_switch("SYNCWAY_COMMIT_TIMING", "commit-timing-v1"));
 	if (!server.fifo || !server.commit_timing) {
 		fprintf(stderr, "syncway: cannot create the fifo-v1 and commit-timing-v1 globals\n");
 		return 1;

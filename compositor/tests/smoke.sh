@@ -46,5 +46,15 @@ export SYNCWAY_EXPLICIT_SYNC=0
 scenario switch-off "explicit sync: off (SYNCWAY_EXPLICIT_SYNC=0)|does not offer wp_linux_drm_syncobj" \
 	"$client --frames 5; test \$? = 2"
 unset SYNCWAY_EXPLICIT_SYNC
+gears=$build/clients/syncway-gears
+export SYNCWAY_FIFO=0
+scenario switch-off-fifo "fifo-v1: off (SYNCWAY_FIFO=0)|offers no wp_fifo_manager_v1" \
+	$gears --mode fifo --buffer shm --frames 5
+unset SYNCWAY_FIFO
+export SYNCWAY_COMMIT_TIMING=0
+scenario switch-off-commit-timing \
+	"commit-timing-v1: off (SYNCWAY_COMMIT_TIMING=0)|needs wp_commit_timing_manager_v1" \
+	"$gears --buffer shm --target-fps 30 --frames 5; test \$? = 2"
+unset SYNCWAY_COMMIT_TIMING
 
 result_summary
