@@ -22,6 +22,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wayland-server-core.h>
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_output.h>
@@ -29,6 +30,7 @@
 #include <wlr/util/addon.h>
 #include <wlr/util/log.h>
 
+#include "clock.h"
 #include "fifo-v1-protocol.h"
 #include "server.h"
 
@@ -61,9 +63,15 @@ struct sw_fifo {
 	struct wlr_addon addon;
 
 	bool barrier; /* the "fifo_barrier" condition */
+	int64_t barrier_ns; /* when it was raised */
 	struct wl_array held; /* uint32_t cached-state seqs, oldest first */
 	bool releasing; /* fifo_release() is on the stack */
+	/* Armed when a barrier is raised with the timer idle, never re-armed
+	 * or disarmed by the barriers that come and go every refresh (two
+	 * timerfd_settime() calls a frame, measured in the peer comparison):
+	 * when it fires, it checks the barrier up then against its own age. */
 	struct wl_event_source *progress_timer;
+	bool progress_armed;
 
 	struct wl_listener client_commit;
 	struct wl_listener commit;
@@ -155,17 +163,30 @@ static void fifo_release(struct sw_fifo *fifo)
 static void fifo_clear_barrier(struct sw_fifo *fifo)
 {
 	fifo->barrier = false;
-	wl_event_source_timer_update(fifo->progress_timer, 0);
 	fifo_release(fifo);
+}
+
+static void progress_timer_arm(struct sw_fifo *fifo, int64_t ms)
+{
+	if (fifo->progress_armed)
+		return;
+	wl_event_source_timer_update(fifo->progress_timer, ms > 0 ? (int)ms : 1);
+	fifo->progress_armed = true;
 }
 
 static int handle_progress_timeout(void *data)
 {
 	struct sw_fifo *fifo = data;
-	if (fifo->barrier) {
-		fifo->manager->counters.barriers_timed_out++;
-		fifo_clear_barrier(fifo);
+	fifo->progress_armed = false;
+	if (!fifo->barrier)
+		return 0;
+	int64_t age_ns = sw_clock_ns(CLOCK_MONOTONIC) - fifo->barrier_ns;
+	if (age_ns < FORWARD_PROGRESS_MS * 1000000LL) {
+		progress_timer_arm(fifo, FORWARD_PROGRESS_MS - age_ns / 1000000);
+		return 0;
 	}
+	fifo->manager->counters.barriers_timed_out++;
+	fifo_clear_barrier(fifo);
 	return 0;
 }
 
@@ -176,8 +197,9 @@ static void handle_surface_commit(struct wl_listener *listener, void *data)
 		fifo->current.set_barrier = false;
 		if (surface_on_output(fifo->surface, NULL)) {
 			fifo->barrier = true;
+			fifo->barrier_ns = sw_clock_ns(CLOCK_MONOTONIC);
 			fifo->manager->counters.barriers_set++;
-			wl_event_source_timer_update(fifo->progress_timer, FORWARD_PROGRESS_MS);
+			progress_timer_arm(fifo, FORWARD_PROGRESS_MS);
 			struct wlr_surface_output *surface_output;
 			wl_list_for_each(surface_output, &fifo->surface->current_outputs, link)
 				wlr_output_schedule_frame(surface_output->output);
