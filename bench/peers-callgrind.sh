@@ -1,8 +1,9 @@
 #!/bin/sh
 # Inside a guest: where a compositor's frame goes, for the peer comparison
-# (docs/peers.md). Runs COMPOSITOR (syncway, syncway-implicit or sway,
+# (docs/peers.md). Runs COMPOSITOR (syncway, syncway-plain or sway,
 # started as for the measured boots: bench/peers-compositor.sh) under
-# callgrind with weston-simple-shm and the present probe; zeroes the counters once the client is presenting,
+# callgrind with a client (CLIENT, default weston-simple-shm) and the
+# present probe; zeroes the counters once the client is presenting,
 # dumps them after SECS seconds, and writes OUT/COMP.callgrind and the
 # client's frames presented in between (OUT/COMP.frames).
 #   sh bench/peers-callgrind.sh BUILD OUT SECS COMPOSITOR...
@@ -30,7 +31,8 @@ for comp in "$@"; do
 	start_tenths=3000
 	start_compositor "$comp" "$rt" || continue
 	sleep 5
-	SYNCWAY_PROBE_OUT=$out/$comp.probe.jsonl LD_PRELOAD=$probe weston-simple-shm >"$out/$comp.client.log" 2>&1 &
+	# shellcheck disable=SC2086
+	SYNCWAY_PROBE_OUT=$out/$comp.probe.jsonl LD_PRELOAD=$probe ${CLIENT:-weston-simple-shm} >"$out/$comp.client.log" 2>&1 &
 	kpid=$!
 	sleep 10
 	callgrind_control -z $pid >/dev/null

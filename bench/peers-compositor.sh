@@ -13,9 +13,12 @@
 start_compositor() {
 	comp=$1 rt=$2
 	case $comp in
-	syncway | syncway-implicit)
-		# syncway-implicit: no linux-drm-syncobj-v1, as the peers offer none.
-		SYNCWAY_EXPLICIT_SYNC=$([ "$comp" = syncway ] && echo 1 || echo 0) \
+	syncway | syncway-plain)
+		# syncway-plain: none of the protocols sway and weston lack here
+		# (linux-drm-syncobj-v1, fifo-v1, commit-timing-v1), so that
+		# every client takes the path it takes on them.
+		on=$([ "$comp" = syncway ] && echo 1 || echo 0)
+		SYNCWAY_EXPLICIT_SYNC=$on SYNCWAY_FIFO=$on SYNCWAY_COMMIT_TIMING=$on \
 			SYNCWAY_DECORATIONS=server WLR_BACKENDS=headless WLR_RENDERER=$renderer \
 			${wrap:-} "$build/compositor/syncway" --headless-size "${mode_w}x${mode_h}@$hz" \
 			--no-xwayland --report 0 >"$out/$comp.log" 2>&1 &

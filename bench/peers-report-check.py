@@ -3,12 +3,14 @@
 
 usage: peers-report-check.py SYNCWAY_PEERS_REPORT
 
-Two boots of syncway and of sway with one client: a window of one second,
-59 frames presented inside it (one refresh skipped), 5 ms from commit to
-presentation, syncway busy 10 us per frame and sway 20 us; weston skipped.
-The table, the verdict (the spread rule under the instruction clock), the
-ratio, the summary lines and the plot script must say exactly that; bad
-arguments must be refused with a message.
+Two boots of syncway, of its variant syncway-plain and of sway with one
+client: a window of one second, 59 frames presented inside it (one refresh
+skipped), 5 ms from commit to presentation, syncway busy 10 us per frame,
+syncway-plain 15 us and sway 20 us; weston skipped. The table, the verdicts
+(the spread rule under the instruction clock: syncway against every other,
+the variant against the peers only), the ratios, the summary lines and the
+plot script must say exactly that; bad arguments must be refused with a
+message.
 """
 import json
 import os
@@ -27,7 +29,8 @@ T0, T1 = 10_000_000_000, 11_000_000_000
 def fabricate(work):
     manifest = []
     for boot in (1, 2):
-        for comp, busy, refresh in (('syncway', 590_000, REFRESH), ('sway', 1_180_000, 0)):
+        for comp, busy, refresh in (('syncway', 590_000, REFRESH), ('syncway-plain', 885_000, REFRESH),
+                                    ('sway', 1_180_000, 0)):
             base = os.path.join(work, 'b%d-%s' % (boot, comp))
             lines = ['{"type":"probe","pid":1,"clock_id":1,"presentation":true}',
                      '{"type":"request","what":"get_toplevel_decoration"}',
@@ -87,9 +90,14 @@ def table_has_known_answers(t):
           'sway: missed at the nominal refresh %s' % sway)
     check(sw[9] == '0, 2 (asked server-side)', 'decorations %s' % sw[9])
     check(weston[3].startswith('not run: no linux-drm-syncobj-v1'), 'weston %s' % weston)
-    verdict = [row for row in rows(r.stdout, 'c') if len(row) == 5 and row[1] == 'sway']
-    check(verdict and verdict[0][2] == '0.500' and verdict[0][3] == '-50.00 % (exact)',
-          'verdict %s' % verdict)
+    verdicts = {(row[1], row[2]): row for row in rows(r.stdout, 'c') if len(row) == 6}
+    check(sorted(verdicts) == [('syncway', 'sway'), ('syncway', 'syncway-plain'), ('syncway', 'weston'),
+                               ('syncway-plain', 'sway'), ('syncway-plain', 'weston')],
+          'verdict rows %s' % sorted(verdicts))
+    check(verdicts[('syncway', 'sway')][3] == '0.500' and verdicts[('syncway', 'sway')][4] == '-50.00 % (exact)',
+          'verdict %s' % verdicts[('syncway', 'sway')])
+    check(verdicts[('syncway-plain', 'sway')][3] == '0.750', 'variant %s' % verdicts[('syncway-plain', 'sway')])
+    check(verdicts[('syncway', 'weston')][4] == 'not both run', 'weston %s' % verdicts[('syncway', 'weston')])
     with open(os.path.join(t.work, 'peers-table.md')) as f:
         check(f.read() == r.stdout, 'peers-table.md differs from stdout')
 
@@ -103,7 +111,7 @@ def summary_and_plots_are_written(t):
     check(cells['syncway']['min_frames'] == 59 and cells['syncway']['cpu_per_frame'] == 10000,
           'summary %s' % cells['syncway'])
     check(cells['weston']['boots'] == 0 and cells['weston']['skipped'] == 2, 'weston %s' % cells['weston'])
-    ratio = [s for s in summary if s.get('syncway_vs') == 'sway']
+    ratio = [s for s in summary if s.get('syncway') == 'syncway' and s.get('syncway_vs') == 'sway']
     check(ratio and ratio[0]['ratio'] == 0.5 and ratio[0]['proven'], 'ratio %s' % ratio)
     with open(os.path.join(t.work, 'cpu-c-sway.txt')) as f:
         check(f.read() == '20000\n20000\n', 'ministat input of sway')
@@ -115,8 +123,8 @@ def summary_and_plots_are_written(t):
 def wall_clock_needs_more_boots(t):
     r = run(t.path, t.work, 'manifest.jsonl', '.', 'wall', '60')
     check(r.returncode == 0, r.stderr)
-    verdict = [row for row in rows(r.stdout, 'c') if len(row) == 5 and row[1] == 'sway']
-    check(verdict and verdict[0][3].startswith('No difference proven'), 'verdict %s' % verdict)
+    verdict = [row for row in rows(r.stdout, 'c') if len(row) == 6 and row[1:3] == ['syncway', 'sway']]
+    check(verdict and verdict[0][4].startswith('No difference proven'), 'verdict %s' % verdict)
 
 
 def bad_arguments_are_refused(t):

@@ -17,7 +17,8 @@
  * refresh) − 1) between consecutive presented frames), the median
  * commit→present latency, and the compositor's busy time per presented
  * frame. One value per boot is the unit of the statistics; the verdicts
- * compare syncway against each peer with stats_boot_compare(): the spread
+ * compare syncway against each other compositor, and each variant of it
+ * (syncway-plain) against each peer, with stats_boot_compare(): the spread
  * rule under the instruction clock, the tests otherwise.
  *
  * Writes OUT_DIR/peers-table.md (also on stdout), OUT_DIR/peers.dat and
@@ -268,12 +269,32 @@ static void fmt_spread(char *buf, size_t len, struct spread s, double scale, int
 			 s.max * scale);
 }
 
-static int comp_index(const char *name)
+static bool is_syncway(const char *comp)
 {
-	for (int i = 0; i < n_comps; i++)
-		if (!strcmp(comps[i], name))
-			return i;
-	return -1;
+	return !strncmp(comp, "syncway", strlen("syncway"));
+}
+
+/* One line of the verdict table and of the summary: compositor sw (syncway
+ * or a variant) against compositor j on client k. */
+static void verdict_row(FILE *md, FILE *sum, int k, int sw, int j, bool icount)
+{
+	struct cell *s = &cells[k][sw], *p = &cells[k][j];
+	double vs[MAX_BOOTS], vp[MAX_BOOTS], fs[MAX_BOOTS], fp[MAX_BOOTS];
+	size_t ns = values(s, offsetof(struct run, cpu), vs), np = values(p, offsetof(struct run, cpu), vp);
+	values(s, offsetof(struct run, fps), fs);
+	values(p, offsetof(struct run, fps), fp);
+	if (!ns || !np) {
+		fprintf(md, "| %s | %s | %s | – | not both run | – |\n", clients[k], comps[sw], comps[j]);
+		return;
+	}
+	struct stats_boot_verdict v, vf;
+	enum stats_boot_rule rule = icount ? STATS_BOOT_SPREAD : STATS_BOOT_TEST;
+	if (stats_boot_compare(vp, np, vs, ns, rule, &v) != 0 || stats_boot_compare(fp, np, fs, ns, rule, &vf) != 0)
+		die("%s: no verdict", clients[k]);
+	fprintf(md, "| %s | %s | %s | %.3f | %s | %s |\n", clients[k], comps[sw], comps[j], v.median / v.median_ref,
+		v.verdict, vf.verdict);
+	fprintf(sum, "{\"client\":\"%s\",\"syncway\":\"%s\",\"syncway_vs\":\"%s\",\"ratio\":%.4f,\"proven\":%s}\n",
+		clients[k], comps[sw], comps[j], v.median / v.median_ref, v.proven ? "true" : "false");
 }
 
 int main(int argc, char **argv)
@@ -384,32 +405,19 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* The verdicts: syncway against each peer, per client. */
-	int sw = comp_index("syncway");
-	fprintf(md, "\n| client | syncway vs | compositor %s / frame: syncway / peer | verdict | "
-		    "presented FPS: verdict |\n|---|---|---|---|---|\n", unit);
-	for (int k = 0; sw >= 0 && k < n_clients; k++) {
-		for (int j = 0; j < n_comps; j++) {
-			if (j == sw)
+	/* The verdicts, per client: syncway against every other compositor
+	 * (its variants included: what their switches cost), each variant
+	 * against the peers. */
+	fprintf(md, "\n| client | syncway | vs | compositor %s / frame: syncway / other | verdict | "
+		    "presented FPS: verdict |\n|---|---|---|---|---|---|\n", unit);
+	for (int k = 0; k < n_clients; k++) {
+		for (int sw = 0; sw < n_comps; sw++) {
+			if (!is_syncway(comps[sw]))
 				continue;
-			struct cell *s = &cells[k][sw], *p = &cells[k][j];
-			double vs[MAX_BOOTS], vp[MAX_BOOTS], fs[MAX_BOOTS], fp[MAX_BOOTS];
-			size_t ns = values(s, offsetof(struct run, cpu), vs), np = values(p, offsetof(struct run, cpu), vp);
-			values(s, offsetof(struct run, fps), fs);
-			values(p, offsetof(struct run, fps), fp);
-			if (!ns || !np) {
-				fprintf(md, "| %s | %s | – | not both run | – |\n", clients[k], comps[j]);
-				continue;
+			for (int j = 0; j < n_comps; j++) {
+				if (j != sw && (!strcmp(comps[sw], "syncway") || !is_syncway(comps[j])))
+					verdict_row(md, sum, k, sw, j, icount);
 			}
-			struct stats_boot_verdict v, vf;
-			enum stats_boot_rule rule = icount ? STATS_BOOT_SPREAD : STATS_BOOT_TEST;
-			if (stats_boot_compare(vp, np, vs, ns, rule, &v) != 0 ||
-			    stats_boot_compare(fp, np, fs, ns, rule, &vf) != 0)
-				die("%s: no verdict", clients[k]);
-			fprintf(md, "| %s | %s | %.3f | %s | %s |\n", clients[k], comps[j], v.median / v.median_ref,
-				v.verdict, vf.verdict);
-			fprintf(sum, "{\"client\":\"%s\",\"syncway_vs\":\"%s\",\"ratio\":%.4f,\"proven\":%s}\n", clients[k],
-				comps[j], v.median / v.median_ref, v.proven ? "true" : "false");
 		}
 	}
 
