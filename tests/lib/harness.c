@@ -14,7 +14,8 @@ enum result { RESULT_PASS, RESULT_FAIL, RESULT_SKIP };
 
 static struct {
 	const char *suite;
-	const char *filter;
+	const char *filter; /* --run: only these */
+	const char *skip;   /* --skip: not these */
 	bool list_only;
 	FILE *json;
 	const char *name;
@@ -26,7 +27,7 @@ static struct {
 
 static void usage_exit(const char *argv0)
 {
-	fprintf(stderr, "usage: %s [--list] [--run GLOB] [--json FILE]\n", argv0);
+	fprintf(stderr, "usage: %s [--list] [--run GLOB] [--skip GLOB] [--json FILE]\n", argv0);
 	exit(2);
 }
 
@@ -55,6 +56,8 @@ void sw_test_init(const char *suite, int argc, char **argv)
 			state.list_only = true;
 		} else if (!strcmp(argv[i], "--run") && i + 1 < argc) {
 			state.filter = argv[++i];
+		} else if (!strcmp(argv[i], "--skip") && i + 1 < argc) {
+			state.skip = argv[++i];
 		} else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
 			open_json(argv[++i]);
 		} else {
@@ -78,7 +81,8 @@ static double elapsed_ms(void)
 
 bool sw_subtest_start(const char *name)
 {
-	if (state.filter && fnmatch(state.filter, name, 0) != 0)
+	if ((state.filter && fnmatch(state.filter, name, 0) != 0) ||
+	    (state.skip && fnmatch(state.skip, name, 0) == 0))
 		return false;
 	if (state.list_only) {
 		printf("%s\n", name);
