@@ -66,6 +66,19 @@ while [ \$i -lt $((secs * 5)) ] && kill -0 \$pid 2>/dev/null; do
 	i=\$((i + 1))
 done
 kill -TERM \$pid 2>/dev/null && stopped=1
+# A client stuck past SIGTERM (a GPU wait) gets 10 s, then SIGKILL: the
+# suite goes on and says so. (A zombie, exited and not yet reaped, is
+# gone.)
+i=0
+while [ \$i -lt 50 ] && [ "\$(sed 's/.*) //' /proc/\$pid/stat 2>/dev/null | cut -c1)" ] &&
+	[ "\$(sed 's/.*) //' /proc/\$pid/stat 2>/dev/null | cut -c1)" != Z ]; do
+	sleep 0.2
+	i=\$((i + 1))
+done
+if [ \$i = 50 ]; then
+	kill -KILL \$pid 2>/dev/null
+	echo "third-party: the client outlived SIGTERM by 10 s: killed" >>"$out/$1.client.log"
+fi
 wait \$pid
 s=\$?
 echo "third-party: client exit status \$s\${stopped:+ (stopped by the suite)}" >>"$out/$1.client.log"
@@ -164,7 +177,7 @@ check() {
 # headless NAME CMD: CMD against a headless syncway.
 headless() {
 	client_script "$1" "$2" "$stats/$1.stats.jsonl"
-	WLR_BACKENDS=headless timeout -s TERM 120 "$syncway" --report 0 -x \
+	WLR_BACKENDS=headless timeout -k 10 -s TERM 120 "$syncway" --report 0 -x \
 		--stats "$stats/$1.stats.jsonl" -s "$out/$1.sh" >"$out/$1.log" 2>&1
 	status=$?
 }
@@ -279,7 +292,7 @@ s=$?
 [ $s = 0 ] || [ $s = 124 ]
 EOF
 chmod +x "$out/xwayland.sh"
-WLR_BACKENDS=headless timeout -s TERM 120 "$syncway" -v --report 0 -x -s "$out/xwayland.sh" \
+WLR_BACKENDS=headless timeout -k 10 -s TERM 120 "$syncway" -v --report 0 -x -s "$out/xwayland.sh" \
 	>"$out/xwayland.log" 2>&1
 status=$?
 ok=1 why=
@@ -295,7 +308,7 @@ fi
 
 # Layer shell: swaybg's wallpaper is a layer surface on the background
 # layer (syncway -v logs each one it maps), and it is shown.
-WLR_BACKENDS=headless timeout -s TERM 60 "$syncway" -v --report 0 --no-xwayland -x \
+WLR_BACKENDS=headless timeout -k 10 -s TERM 60 "$syncway" -v --report 0 --no-xwayland -x \
 	-s "swaybg -c '#336699' & sleep 3; kill \$!" >"$out/swaybg.log" 2>&1
 status=$?
 ok=1 why=
@@ -314,7 +327,7 @@ fi
 # syncway starts $SYNCWAY_TERM, here a command that leaves a marker.
 marker=$stats/terminal-started
 rm -f "$marker"
-SYNCWAY_TERM="touch $marker" WLR_BACKENDS=headless timeout -s TERM 60 "$syncway" --report 0 -x \
+SYNCWAY_TERM="touch $marker" WLR_BACKENDS=headless timeout -k 10 -s TERM 60 "$syncway" --report 0 -x \
 	-s "wtype -M alt -k Return -m alt && sleep 2" >"$out/alt-return.log" 2>&1
 status=$?
 ok=1 why=
@@ -340,7 +353,7 @@ WLR_BACKENDS=wayland "$syncway" --report 0 -x --stats "$stats/$name.inner.stats.
 	-s "$out/$name.sh" >"$out/$name.inner.log" 2>&1
 EOF
 	chmod +x "$inner"
-	WLR_BACKENDS=headless timeout -s TERM 120 "$syncway" --report 0 -x \
+	WLR_BACKENDS=headless timeout -k 10 -s TERM 120 "$syncway" --report 0 -x \
 		--stats "$stats/$name.stats.jsonl" -s "$inner" >"$out/$name.log" 2>&1
 	status=$?
 	ok=1 why=
