@@ -332,8 +332,11 @@ void sw_frame_stats_frame_committed(struct sw_output_stats *o, struct wlr_scene_
 	pf->t_end = end_ns;
 	wl_list_init(&pf->commits);
 
+	/* On a clocked output, the sample the clock took when this frame's
+	 * vblank woke syncway. */
 	struct rusage ru;
-	if (getrusage(RUSAGE_THREAD, &ru) == 0) {
+	if ((o->clock && sw_vblank_clock_frame_usage(o->clock, commit_seq, &ru)) ||
+	    getrusage(RUSAGE_THREAD, &ru) == 0) {
 		pf->cpu_user_ns = sw_timeval_ns(ru.ru_utime) - sw_timeval_ns(stats->last_rusage.ru_utime);
 		pf->cpu_sys_ns = sw_timeval_ns(ru.ru_stime) - sw_timeval_ns(stats->last_rusage.ru_stime);
 		pf->ctxsw = (ru.ru_nvcsw - stats->last_rusage.ru_nvcsw) +

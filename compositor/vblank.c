@@ -16,12 +16,15 @@
  * remembers why for the recent vblanks: syncway's own work since its
  * previous vblank ran past the wake-up time, or it was not running (a
  * guest or host that gave its CPU to something else), which the frame
- * statistics tell apart. */
+ * statistics tell apart. The thread's resource usage taken at each
+ * wake-up for that is also the boundary of a frame's CPU figures: the
+ * frame statistics take it instead of a second sample of their own. */
 #include "vblank.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,8 +54,13 @@ struct sw_vblank_clock {
 	int64_t commit_ns;
 	uint64_t presented_seq; /* the vblank of the latest presentation */
 	struct timespec when;   /* what rewritten present events point to */
-	/* When the latest wake-up came, in wall and thread CPU time. */
+	/* When the latest wake-up came, in wall and thread CPU time, and the
+	 * thread's resource usage then (wake_usage_valid). */
 	int64_t wake_ns, wake_cpu_ns;
+	struct rusage wake_usage;
+	bool wake_usage_valid;
+	/* The output commit of the latest frame committed in a vblank. */
+	uint32_t frame_commit_seq;
 	uint8_t kinds[VBLANK_HISTORY]; /* enum sw_vblank_kind, by seq */
 
 	struct wl_listener present;
@@ -97,7 +105,12 @@ static void arm(struct sw_vblank_clock *clock, uint64_t seq)
  * else for want of a CPU (unknown before the first wake-up). */
 static void note_wake_up(struct sw_vblank_clock *clock, uint64_t armed, uint64_t seq, int64_t now)
 {
-	int64_t cpu = sw_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	/* getrusage() rather than the thread's CPU clock: one system call
+	 * gives the frame statistics their user and system time too. */
+	clock->wake_usage_valid = getrusage(RUSAGE_THREAD, &clock->wake_usage) == 0;
+	int64_t cpu = clock->wake_usage_valid ?
+		sw_timeval_ns(clock->wake_usage.ru_utime) + sw_timeval_ns(clock->wake_usage.ru_stime) :
+		sw_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	int64_t deadline = clock->base_ns + (int64_t)armed * clock->period_ns - clock->period_ns / 4;
 	enum sw_vblank_kind slept = !clock->wake_ns ? SW_VBLANK_UNKNOWN :
 		clock->wake_ns + (cpu - clock->wake_cpu_ns) >= deadline ?
@@ -167,6 +180,8 @@ static void handle_commit(struct wl_listener *listener, void *data)
 	const struct wlr_output_event_commit *event = data;
 	clock->commit_tearing = event->state->tearing_page_flip;
 	clock->commit_ns = sw_clock_ns(CLOCK_MONOTONIC);
+	if (clock->ticking)
+		clock->frame_commit_seq = clock->output->commit_seq;
 	/* A frame goes out at the vblank its frame event was for; one
 	 * committed outside them (the first modeset) at the next one. */
 	clock->commit_seq = clock->ticking ? clock->seq :
@@ -230,6 +245,14 @@ fail:
 int64_t sw_vblank_clock_vblank_ns(const struct sw_vblank_clock *clock)
 {
 	return clock->base_ns + (int64_t)clock->seq * clock->period_ns;
+}
+
+bool sw_vblank_clock_frame_usage(const struct sw_vblank_clock *clock, uint32_t commit_seq, struct rusage *out)
+{
+	if (!clock->wake_usage_valid || clock->frame_commit_seq != commit_seq)
+		return false;
+	*out = clock->wake_usage;
+	return true;
 }
 
 bool sw_vblank_clock_ticking(const struct sw_vblank_clock *clock)

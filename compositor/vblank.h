@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct rusage;
 struct wl_event_loop;
 struct wlr_output;
 struct sw_vblank_clock;
@@ -23,6 +24,12 @@ struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct
  * the backend's own frame events are not, and a clocked output ignores
  * them. */
 bool sw_vblank_clock_ticking(const struct sw_vblank_clock *clock);
+
+/* If output commit commit_seq was a frame committed in one of the
+ * clock's vblanks: the thread's resource usage (getrusage(RUSAGE_THREAD))
+ * taken when that vblank woke syncway, the frame's one CPU sample. False
+ * otherwise. */
+bool sw_vblank_clock_frame_usage(const struct sw_vblank_clock *clock, uint32_t commit_seq, struct rusage *out);
 
 /* When the frame being rendered at this vblank will be presented: the
  * vblank's time (a little ahead of now). */
