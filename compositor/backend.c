@@ -9,7 +9,13 @@
  * nobody polls: its timers expire unread, and its idle callbacks (the
  * presentation events, the outputs' frame and done events) run from
  * sw_backend_dispatch_idle(). Any other backend set runs on the display's
- * loop, as wlroots makes it. */
+ * loop, as wlroots makes it.
+ *
+ * Re-arming that timer still cost a timerfd_settime() a frame: libwayland
+ * programs a loop's timerfd whenever the timer at the top of its heap
+ * changes. A timer that expires first and, on a loop nobody dispatches,
+ * stays at the top forever keeps the headless backend's re-arms in the
+ * heap, away from the kernel. */
 #include <stdlib.h>
 #include <string.h>
 #include <wlr/backend.h>
@@ -34,6 +40,11 @@ static long headless_outputs(void)
 	return n;
 }
 
+static int never_dispatched(void *data)
+{
+	return 0;
+}
+
 bool sw_backend_create(struct sw_server *server)
 {
 	const char *backends = getenv("WLR_BACKENDS");
@@ -44,10 +55,12 @@ bool sw_backend_create(struct sw_server *server)
 	server->backend_loop = wl_event_loop_create();
 	if (!server->backend_loop)
 		return false;
+	server->backend_timer_top = wl_event_loop_add_timer(server->backend_loop, never_dispatched, NULL);
+	if (server->backend_timer_top)
+		wl_event_source_timer_update(server->backend_timer_top, 1);
 	server->backend = wlr_headless_backend_create(server->backend_loop);
 	if (!server->backend) {
-		wl_event_loop_destroy(server->backend_loop);
-		server->backend_loop = NULL;
+		sw_backend_destroy(server);
 		return false;
 	}
 	/* wlroots' size; --headless-size applies when the output is enabled. */
@@ -64,8 +77,12 @@ void sw_backend_dispatch_idle(struct sw_server *server)
 
 void sw_backend_destroy(struct sw_server *server)
 {
-	wlr_backend_destroy(server->backend);
+	if (server->backend)
+		wlr_backend_destroy(server->backend);
 	server->backend = NULL;
+	if (server->backend_timer_top)
+		wl_event_source_remove(server->backend_timer_top);
+	server->backend_timer_top = NULL;
 	if (server->backend_loop)
 		wl_event_loop_destroy(server->backend_loop);
 	server->backend_loop = NULL;

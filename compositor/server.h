@@ -58,6 +58,7 @@ struct sw_server {
 	/* A headless backend's own event loop, never polled (backend.c);
 	 * NULL for other backends. */
 	struct wl_event_loop *backend_loop;
+	struct wl_event_source *backend_timer_top; /* on backend_loop */
 	bool running; /* until server_terminate() */
 	struct wlr_session *session;
 	struct wlr_renderer *renderer;
