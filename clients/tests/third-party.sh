@@ -70,8 +70,9 @@ kill -TERM \$pid 2>/dev/null && stopped=1
 # suite goes on and says so. (A zombie, exited and not yet reaped, is
 # gone.)
 i=0
-while [ \$i -lt 50 ] && [ "\$(sed 's/.*) //' /proc/\$pid/stat 2>/dev/null | cut -c1)" ] &&
-	[ "\$(sed 's/.*) //' /proc/\$pid/stat 2>/dev/null | cut -c1)" != Z ]; do
+while [ \$i -lt 50 ]; do
+	state=\$(sed 's/.*) //' /proc/\$pid/stat 2>/dev/null | cut -c1)
+	[ -n "\$state" ] && [ "\$state" != Z ] || break
 	sleep 0.2
 	i=\$((i + 1))
 done
