@@ -40,6 +40,16 @@ client_cmd() {
 	esac
 }
 
+# state PID LOG: for a failure's line, whether the compositor (PID) still
+# runs and the last line the client printed.
+state() {
+	alive="the compositor runs"
+	kill -0 "$1" 2>/dev/null ||
+		alive="the compositor is gone, its last words: $(grep -v '^$' "$out/$comp.log" | tail -n 1 | cut -c1-100)"
+	last=$(grep -v '^$' "$2" 2>/dev/null | tail -n 1 | cut -c1-100)
+	echo "$alive; the client's last words: ${last:-none}"
+}
+
 presented() {
 	n=$(cat "$1" 2>/dev/null | grep -c '"type":"present"')
 	echo "${n:-0}"
@@ -85,7 +95,7 @@ for comp in $(echo "$comps" | tr , ' '); do
 					>"$base.window.jsonl"
 				echo "  $comp $client: skipped (vkgears crashes without xdg-decoration)" >&2
 			else
-				echo "  $comp $client: FAILED, the client exited ($rc) after $(presented "$base.probe.jsonl") frames, see $base.log" >&2
+				echo "  $comp $client: FAILED, the client exited ($rc) after $(presented "$base.probe.jsonl") frames ($(state $cpid "$base.log"))" >&2
 				status=1
 			fi
 			continue
@@ -103,20 +113,22 @@ for comp in $(echo "$comps" | tr , ' '); do
 			if [ "$n" = 0 ] && grep -q 'unable to initialize libdecor' "$base.log"; then
 				echo "  $comp $client: skipped (never configured: $why)" >&2
 			else
-				echo "  $comp $client: FAILED, $n frames presented in 90 s ($why)" >&2
+				echo "  $comp $client: FAILED, $n frames presented in 90 s ($(state $cpid "$base.log"))" >&2
 				status=1
 			fi
 			rm -f "$log"
 			continue
 		fi
-		/syncway/$build/bench/busy-window --warmup 0 --window "$secs" --json "$base.window.jsonl" $cpid $kpid
+		werr=$(/syncway/$build/bench/busy-window --warmup 0 --window "$secs" --json "$base.window.jsonl" \
+			$cpid $kpid 2>&1)
 		wrc=$?
+		st=$(state $cpid "$log")
 		kill -TERM $kpid 2>/dev/null
 		wait $kpid
 		tail -n 50 "$log" >"$base.log"
 		rm -f "$log"
 		if [ $wrc != 0 ]; then
-			echo "  $comp $client: FAILED, busy-window ($wrc)" >&2
+			echo "  $comp $client: FAILED, busy-window ($wrc: $werr; $st)" >&2
 			status=1
 			continue
 		fi
