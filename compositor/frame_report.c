@@ -121,8 +121,7 @@ void frame_report_frame(const struct sw_output_stats *output, const struct sw_pe
 		(long long)(frame->t_rendered - frame->t_start),
 		(long long)(frame->t_end - frame->t_rendered), (long long)frame->cpu_user_ns,
 		(long long)frame->cpu_sys_ns, frame->ctxsw,
-		(unsigned long long)sw_syncobj_stats_count(&frame->syncobj),
-		(unsigned long long)sw_syncobj_stats_ns(&frame->syncobj));
+		(unsigned long long)frame->ioctls, (unsigned long long)frame->ioctl_ns);
 	sw_syncobj_stats_write_json(f, &frame->syncobj, false);
 	fprintf(f, ",\"commits\":%d}\n", wl_list_length(&frame->commits));
 }

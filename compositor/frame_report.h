@@ -56,7 +56,8 @@ struct sw_pending_frame {
 	int64_t t_start, t_rendered, t_end;
 	int64_t cpu_user_ns, cpu_sys_ns;
 	long ctxsw;
-	struct sw_syncobj_stats syncobj;
+	struct sw_syncobj_stats syncobj; /* zero when ioctls is */
+	uint64_t ioctls, ioctl_ns;       /* its sums */
 	struct wl_list commits; /* sw_commit_record: shown first by this frame */
 };
 
@@ -120,12 +121,14 @@ struct sw_frame_stats {
 
 	struct rusage last_rusage;
 	struct sw_syncobj_stats last_syncobj;
+	uint64_t last_syncobj_calls; /* its count */
 
 	/* Commits not presented count as lost in these totals. */
 	uint64_t commits, commits_explicit, commits_waited, commits_presented, commits_dropped,
 		commits_lost;
 	struct stats_sample acquire_ms, apply_ms, present_ms, acquire_to_present_ms, target_error_ms;
 	struct wl_list surfaces; /* sw_surface_totals.link, oldest first */
+	struct wl_list applied;  /* sw_surface_stats.applied_link: shown by no frame yet */
 	uint64_t win_commits;
 	double win_present_ms_sum;
 

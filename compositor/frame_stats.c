@@ -44,6 +44,7 @@ struct sw_surface_stats {
 	uint32_t id;
 	struct wl_list queued;           /* committed, not applied yet */
 	struct sw_commit_record *applied; /* applied, no frame has shown it yet */
+	struct wl_list applied_link;      /* sw_frame_stats.applied, while applied is set */
 	struct sw_surface_totals *totals; /* NULL before its first commit with a buffer */
 	struct wlr_addon addon;
 
@@ -176,6 +177,8 @@ static void handle_commit(struct wl_listener *listener, void *data)
 		rec->t_applied = sw_clock_ns(CLOCK_MONOTONIC);
 		if (ss->applied)
 			commit_finish(ss->stats, ss->applied, SW_COMMIT_DROPPED, NULL, 0, 0);
+		else
+			wl_list_insert(ss->stats->applied.prev, &ss->applied_link);
 		ss->applied = rec;
 		break;
 	}
@@ -186,8 +189,10 @@ static void surface_stats_destroy(struct sw_surface_stats *ss)
 	struct sw_commit_record *rec, *tmp;
 	wl_list_for_each_safe(rec, tmp, &ss->queued, link)
 		commit_finish(ss->stats, rec, SW_COMMIT_LOST, NULL, 0, 0);
-	if (ss->applied)
+	if (ss->applied) {
 		commit_finish(ss->stats, ss->applied, SW_COMMIT_LOST, NULL, 0, 0);
+		wl_list_remove(&ss->applied_link);
+	}
 	wl_list_remove(&ss->client_commit.link);
 	wl_list_remove(&ss->commit.link);
 	wlr_addon_finish(&ss->addon);
@@ -299,22 +304,17 @@ static long missed_vblanks(long gap, int64_t t_present, int64_t refresh_ns, int6
 	return j < 0 ? 0 : j > gap ? gap : (long)j;
 }
 
-struct collect_data {
-	struct sw_frame_stats *stats;
-	struct sw_pending_frame *frame;
-};
-
-static void collect_shown_commit(struct wlr_scene_buffer *buffer, int sx, int sy, void *data)
+/* Whether the scene shows the surface on the output: it sends wl_surface.enter
+ * for the outputs where some of the surface is visible, not hidden under an
+ * opaque one. */
+static bool surface_on_output(const struct wlr_surface *surface, const struct wlr_output *output)
 {
-	struct collect_data *collect = data;
-	struct wlr_scene_surface *scene_surface = wlr_scene_surface_try_from_buffer(buffer);
-	if (!scene_surface)
-		return;
-	struct sw_surface_stats *ss = surface_stats_get(collect->stats, scene_surface->surface);
-	if (ss && ss->applied) {
-		wl_list_insert(collect->frame->commits.prev, &ss->applied->link);
-		ss->applied = NULL;
+	struct wlr_surface_output *surface_output;
+	wl_list_for_each(surface_output, &surface->current_outputs, link) {
+		if (surface_output->output == output)
+			return true;
 	}
+	return false;
 }
 
 void sw_frame_stats_frame_committed(struct sw_output_stats *o, struct wlr_scene_output *scene_output,
@@ -343,13 +343,30 @@ void sw_frame_stats_frame_committed(struct sw_output_stats *o, struct wlr_scene_
 			    (ru.ru_nivcsw - stats->last_rusage.ru_nivcsw);
 		stats->last_rusage = ru;
 	}
-	sw_syncobj_stats_diff(&pf->syncobj, &stats->server->syncobj_stats, &stats->last_syncobj);
-	stats->last_syncobj = stats->server->syncobj_stats;
+	/* Every call counts, so an unchanged count means no call since the
+	 * previous frame: the frame keeps its zeroed record, and a frame
+	 * without explicit-sync clients skips the per-op arithmetic. */
+	const struct sw_syncobj_stats *now = &stats->server->syncobj_stats;
+	uint64_t calls = sw_syncobj_stats_count(now);
+	if (calls != stats->last_syncobj_calls) {
+		sw_syncobj_stats_diff(&pf->syncobj, now, &stats->last_syncobj);
+		stats->last_syncobj = *now;
+		stats->last_syncobj_calls = calls;
+		pf->ioctls = sw_syncobj_stats_count(&pf->syncobj);
+		pf->ioctl_ns = sw_syncobj_stats_ns(&pf->syncobj);
+	}
 
 	/* Commits applied since the last frame and visible on this output
-	 * are shown by this frame. */
-	struct collect_data collect = { .stats = stats, .frame = pf };
-	wlr_scene_output_for_each_buffer(scene_output, collect_shown_commit, &collect);
+	 * are shown by this frame: the surfaces with one are few, the
+	 * scene's nodes many. */
+	struct sw_surface_stats *ss, *tmp;
+	wl_list_for_each_safe(ss, tmp, &stats->applied, applied_link) {
+		if (!surface_on_output(ss->surface, scene_output->output))
+			continue;
+		wl_list_insert(pf->commits.prev, &ss->applied->link);
+		ss->applied = NULL;
+		wl_list_remove(&ss->applied_link);
+	}
 	wl_list_insert(o->pending.prev, &pf->link);
 }
 
@@ -365,8 +382,7 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	if (out.presented && event->when)
 		out.t_present = sw_timespec_ns(*event->when);
 
-	uint64_t ioctls = sw_syncobj_stats_count(&pf->syncobj);
-	uint64_t ioctl_ns = sw_syncobj_stats_ns(&pf->syncobj);
+	uint64_t ioctls = pf->ioctls, ioctl_ns = pf->ioctl_ns;
 	if (out.presented) {
 		if (o->presented > 0) {
 			out.interval_ns = out.t_present - o->last_present_ns;
@@ -415,7 +431,8 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	stats_sample_add(&o->cpu_sys_us, (double)pf->cpu_sys_ns / 1e3);
 	stats_sample_add(&o->ioctls, (double)ioctls);
 	stats_sample_add(&o->ioctl_us, (double)ioctl_ns / 1e3);
-	sw_syncobj_stats_add(&o->syncobj_total, &pf->syncobj);
+	if (ioctls)
+		sw_syncobj_stats_add(&o->syncobj_total, &pf->syncobj);
 	frame_report_frame(o, pf, &out);
 
 	enum sw_commit_fate fate = out.presented ? SW_COMMIT_PRESENTED : SW_COMMIT_NOT_PRESENTED;
@@ -510,6 +527,7 @@ struct sw_frame_stats *sw_frame_stats_create(struct sw_server *server)
 	stats->fds_before.total = stats->fds_after.total = -1;
 	wl_list_init(&stats->outputs);
 	wl_list_init(&stats->surfaces);
+	wl_list_init(&stats->applied);
 	const char *path = server->options->stats_path;
 	if (path) {
 		stats->json = fopen(path, "we");
@@ -521,6 +539,7 @@ struct sw_frame_stats *sw_frame_stats_create(struct sw_server *server)
 	}
 	getrusage(RUSAGE_THREAD, &stats->last_rusage);
 	stats->last_syncobj = server->syncobj_stats;
+	stats->last_syncobj_calls = sw_syncobj_stats_count(&server->syncobj_stats);
 
 	stats->new_surface.notify = handle_new_surface;
 	wl_signal_add(&server->compositor->events.new_surface, &stats->new_surface);
