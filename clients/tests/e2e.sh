@@ -89,8 +89,23 @@ grep -q 'barriers set ([0-9]* cleared without a refresh), [1-9][0-9]* commits he
 	{ ok=0; why="$why; no commit held by a fifo barrier"; }
 verdict fifo-v1-holds-commits
 
-run commit-timing-target-fps "$common|commit timing at 20.00 FPS| 0 discarded" \
+# The missed vblanks syncway counted (a ready commit waited) and idle ones,
+# and of the missed those it slept through while waiting for a CPU.
+missed() { sed -n 's/.* \([0-9][0-9]*\) missed vblanks (a ready commit waited), \([0-9][0-9]*\) idle.*/\1 \2/p' "$1" | head -n 1; }
+waiting() { sed -n 's/.*of the missed vblanks, \([0-9][0-9]*\) slept through while syncway waited for a CPU.*/\1/p' "$1" | head -n 1; }
+
+run commit-timing-target-fps "$common|commit timing at 20.00 FPS" \
 	"$gears --buffer dmabuf --mode mailbox --target-fps 20 --duration 2.5 --report 1 --checksum"
+# No commit superseded: with targets 50 ms apart, two commits only meet in
+# one frame if syncway slept through three vblanks. Under host load (CI
+# runs guests side by side) that happens for want of a CPU, which syncway
+# reports; the superseded commits are then allowed, one per two vblanks it
+# slept through, as long as it missed none by its own doing.
+discarded=$(sed -n 's/.* \([0-9][0-9]*\) discarded (superseded).*/\1/p' "$log" | head -n 1)
+set -- $(missed "$log")
+w=$(waiting "$log")
+[ "${discarded:-x}" = 0 ] || { [ -n "$discarded" ] && [ "${1:-0}" = "${w:-0}" ] && [ "${w:-0}" -ge $((2 * discarded)) ]; } ||
+	{ ok=0; why="$why; ${discarded:-?} commits discarded (superseded), ${1:-?} missed vblanks, ${w:-?} of them waiting for a CPU"; }
 fps=$(sed -n 's/.* \([0-9.]*\) FPS presented$/\1/p' "$log" | head -n 1)
 awk -v f="${fps:-0}" 'BEGIN { exit !(f >= 19 && f <= 21) }' ||
 	{ ok=0; why="$why; ${fps:-no} FPS presented, not 20 +- 1"; }
@@ -110,8 +125,6 @@ verdict commit-timing-target-fps
 # host load (the CI runs guests side by side) the guest is not always
 # scheduled in time for a vblank. The stopped syncway used no CPU, so the
 # vblanks it slept through count as missed while it waited for a CPU.
-missed() { sed -n 's/.* \([0-9][0-9]*\) missed vblanks (a ready commit waited), \([0-9][0-9]*\) idle.*/\1 \2/p' "$1" | head -n 1; }
-waiting() { sed -n 's/.*of the missed vblanks, \([0-9][0-9]*\) slept through while syncway waited for a CPU.*/\1/p' "$1" | head -n 1; }
 run missed-vblanks-while-stopped "$common|dmabuf, fifo" \
 	"$gears --buffer dmabuf --mode fifo --duration 2.5 --report 1 --checksum & sleep 1;" \
 	"pid=\$(pidof syncway); kill -STOP \$pid; sleep 0.25; kill -CONT \$pid; wait \$!"
