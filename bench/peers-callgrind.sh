@@ -8,9 +8,8 @@
 # client's frames presented in between (OUT/COMP.frames).
 #   sh bench/peers-callgrind.sh BUILD OUT SECS COMPOSITOR...
 # Then on the host: tools/in-root callgrind_annotate --inclusive=yes OUT/COMP.callgrind
-# Known: sway under callgrind in the guest did not serve weston-simple-shm
-# (the client never got past its first roundtrip; not investigated), so
-# only syncway's profile exists so far.
+# Once sway under callgrind did not serve weston-simple-shm (the client never
+# got past its first roundtrip; not investigated); later runs profiled it.
 set -u
 build=$1 out=$2 secs=$3
 shift 3
@@ -36,7 +35,8 @@ for comp in "$@"; do
 	kpid=$!
 	sleep 10
 	callgrind_control -z $pid >/dev/null
-	a=$(grep -c '"present"' "$out/$comp.probe.jsonl")
+	# No probe file yet: nothing presented before the counters were zeroed.
+	a=$(cat "$out/$comp.probe.jsonl" 2>/dev/null | grep -c '"present"')
 	sleep "$secs"
 	callgrind_control -d $pid >/dev/null
 	b=$(grep -c '"present"' "$out/$comp.probe.jsonl")
