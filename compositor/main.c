@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,6 +286,29 @@ static bool env_switch(const char *name, const char *protocol)
 	return false;
 }
 
+/* SYNCWAY_REALTIME=1: the event loop's thread at the lowest real-time
+ * priority where it may (root, CAP_SYS_NICE or RLIMIT_RTPRIO), as sway
+ * runs by default. A client woken by an event syncway sends (a frame done,
+ * a buffer release) then no longer preempts it before it has gone back to
+ * sleep; but a client that sends its requests in several flushes wakes it
+ * for each. docs/peers.md has what each costs a frame. Whatever syncway
+ * starts (the startup command, Xwayland, wlroots' threads) starts as a
+ * normal task. */
+static void setup_realtime(void)
+{
+	const char *env = getenv("SYNCWAY_REALTIME");
+	if (!env || strcmp(env, "1") != 0)
+		return;
+	struct sched_param param = { .sched_priority = sched_get_priority_min(SCHED_RR) };
+	if (sched_setscheduler(0, SCHED_RR | SCHED_RESET_ON_FORK, &param) != 0) {
+		fprintf(stderr, "syncway: real-time scheduling: off (%s; it needs CAP_SYS_NICE or "
+			"RLIMIT_RTPRIO)\n", strerror(errno));
+		return;
+	}
+	fprintf(stderr, "syncway: real-time scheduling: on (SCHED_RR, priority %d)\n",
+		param.sched_priority);
+}
+
 static void setup_explicit_sync(struct sw_server *server, const char *where)
 {
 	if (!env_switch("SYNCWAY_EXPLICIT_SYNC", "explicit sync"))
@@ -463,6 +487,7 @@ int main(int argc, char *argv[])
 		options.max_held_total = 16L * options.max_held_commits;
 	if (!set_fd_budget(&options, raise_nofile_limit()))
 		return 2;
+	setup_realtime();
 	if (options.headless_outputs > 0) {
 		char n[16];
 		snprintf(n, sizeof(n), "%d", options.headless_outputs);

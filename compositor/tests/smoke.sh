@@ -56,5 +56,15 @@ scenario switch-off-commit-timing \
 	"commit-timing-v1: off (SYNCWAY_COMMIT_TIMING=0)|needs wp_commit_timing_manager_v1" \
 	"$gears --buffer shm --target-fps 30 --frames 5; test \$? = 2"
 unset SYNCWAY_COMMIT_TIMING
+# With SYNCWAY_REALTIME=1 the event loop runs SCHED_RR (policy 2, field 41
+# of /proc/PID/stat) and the startup command (syncway's child) as a normal
+# task (0); by default both are normal tasks.
+policies='test "$(cut -d" " -f41 /proc/$PPID/stat)" = %s && test "$(cut -d" " -f41 /proc/self/stat)" = 0'
+export SYNCWAY_REALTIME=1
+# shellcheck disable=SC2059 # the format is ours
+scenario realtime-event-loop-only "real-time scheduling: on (SCHED_RR" "$(printf "$policies" 2)"
+unset SYNCWAY_REALTIME
+# shellcheck disable=SC2059
+scenario normal-task-by-default "frames presented" "$(printf "$policies" 0)"
 
 result_summary
