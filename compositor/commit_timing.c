@@ -140,16 +140,6 @@ static int handle_target_near(void *data)
 	return 0;
 }
 
-static bool surface_on_output(struct wlr_surface *surface, struct wlr_output *output)
-{
-	struct wlr_surface_output *surface_output;
-	wl_list_for_each(surface_output, &surface->current_outputs, link) {
-		if (surface_output->output == output)
-			return true;
-	}
-	return false;
-}
-
 void sw_commit_timing_output_latching(struct sw_commit_timing_manager *manager,
 				      struct wlr_output *output, int64_t present_ns)
 {

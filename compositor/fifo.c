@@ -101,16 +101,6 @@ static size_t held_count(const struct sw_fifo *fifo)
 	return fifo->held.size / sizeof(uint32_t);
 }
 
-static bool surface_on_output(struct wlr_surface *surface, struct wlr_output *output)
-{
-	struct wlr_surface_output *surface_output;
-	wl_list_for_each(surface_output, &surface->current_outputs, link) {
-		if (!output || surface_output->output == output)
-			return true;
-	}
-	return false;
-}
-
 /* The protocol: "the constraint must be ignored if the surface is a
  * subsurface in synchronized mode" — synchronized through any ancestor. */
 static bool surface_is_synchronized(struct wlr_surface *surface)

@@ -304,19 +304,6 @@ static long missed_vblanks(long gap, int64_t t_present, int64_t refresh_ns, int6
 	return j < 0 ? 0 : j > gap ? gap : (long)j;
 }
 
-/* Whether the scene shows the surface on the output: it sends wl_surface.enter
- * for the outputs where some of the surface is visible, not hidden under an
- * opaque one. */
-static bool surface_on_output(const struct wlr_surface *surface, const struct wlr_output *output)
-{
-	struct wlr_surface_output *surface_output;
-	wl_list_for_each(surface_output, &surface->current_outputs, link) {
-		if (surface_output->output == output)
-			return true;
-	}
-	return false;
-}
-
 void sw_frame_stats_frame_committed(struct sw_output_stats *o, struct wlr_scene_output *scene_output,
 				    uint64_t frame, uint32_t commit_seq, int64_t start_ns,
 				    int64_t rendered_ns, int64_t end_ns)

@@ -268,6 +268,16 @@ void output_unplace(struct sw_output *output)
 	wlr_output_layout_remove(output->server->output_layout, output->wlr_output);
 }
 
+bool surface_on_output(const struct wlr_surface *surface, const struct wlr_output *output)
+{
+	struct wlr_surface_output *surface_output;
+	wl_list_for_each(surface_output, &surface->current_outputs, link) {
+		if (!output || surface_output->output == output)
+			return true;
+	}
+	return false;
+}
+
 static void handle_output_destroy(struct wl_listener *listener, void *data)
 {
 	struct sw_output *output = wl_container_of(listener, output, destroy);

@@ -237,6 +237,10 @@ uint64_t server_frames_retired(struct sw_server *server);
 void output_place(struct sw_output *output, bool has_position, int x, int y);
 /* Takes a disabled output out of the layout and the scene. */
 void output_unplace(struct sw_output *output);
+/* Whether the scene shows the surface on output (any output when NULL): it
+ * sends wl_surface.enter where some of the surface is visible, not hidden
+ * under opaque ones. */
+bool surface_on_output(const struct wlr_surface *surface, const struct wlr_output *output);
 
 /* view.c */
 void handle_new_xdg_toplevel(struct wl_listener *listener, void *data);
