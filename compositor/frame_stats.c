@@ -337,10 +337,10 @@ void sw_frame_stats_frame_committed(struct sw_output_stats *o, struct wlr_scene_
 	uint64_t calls = sw_syncobj_stats_count(now);
 	if (calls != stats->last_syncobj_calls) {
 		sw_syncobj_stats_diff(&pf->syncobj, now, &stats->last_syncobj);
+		pf->ioctls = calls - stats->last_syncobj_calls;
+		pf->ioctl_ns = sw_syncobj_stats_ns(&pf->syncobj);
 		stats->last_syncobj = *now;
 		stats->last_syncobj_calls = calls;
-		pf->ioctls = sw_syncobj_stats_count(&pf->syncobj);
-		pf->ioctl_ns = sw_syncobj_stats_ns(&pf->syncobj);
 	}
 
 	/* Commits applied since the last frame and visible on this output
