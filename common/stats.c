@@ -120,22 +120,42 @@ void stats_percentiles(const double *sorted, size_t n, struct stats_percentiles 
 	out->p999 = stats_percentile(sorted, n, 99.9);
 }
 
-int stats_histogram(const double *v, size_t n, double from, double width, size_t n_buckets,
-		    struct stats_histogram *h)
+int stats_histogram_init(struct stats_histogram *h, double from, double width, size_t n_buckets)
 {
 	*h = (struct stats_histogram){ .from = from, .width = width, .n_buckets = n_buckets };
 	h->counts = calloc(n_buckets ? n_buckets : 1, sizeof(*h->counts));
-	if (!h->counts)
+	return h->counts ? 0 : -1;
+}
+
+void stats_histogram_add(struct stats_histogram *h, double x)
+{
+	double b = floor((x - h->from) / h->width);
+	if (b < 0)
+		h->under++;
+	else if (!(b < (double)h->n_buckets))
+		h->over++;
+	else
+		h->counts[(size_t)b]++;
+}
+
+int stats_histogram_merge(struct stats_histogram *dst, const struct stats_histogram *src)
+{
+	if (src->from != dst->from || src->width != dst->width || src->n_buckets != dst->n_buckets)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		double b = floor((v[i] - from) / width);
-		if (b < 0)
-			h->under++;
-		else if (!(b < (double)n_buckets))
-			h->over++;
-		else
-			h->counts[(size_t)b]++;
-	}
+	for (size_t i = 0; i < dst->n_buckets; i++)
+		dst->counts[i] += src->counts[i];
+	dst->under += src->under;
+	dst->over += src->over;
+	return 0;
+}
+
+int stats_histogram(const double *v, size_t n, double from, double width, size_t n_buckets,
+		    struct stats_histogram *h)
+{
+	if (stats_histogram_init(h, from, width, n_buckets) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		stats_histogram_add(h, v[i]);
 	return 0;
 }
 
@@ -946,4 +966,50 @@ int stats_boots_needed(double cv, double effect, double alpha)
 			return -ERANGE;
 	}
 	return (int)n;
+}
+
+int stats_linear_fit(const double *x, const double *y, size_t n, double conf,
+		     struct stats_linear_fit *out)
+{
+	if (n < 3)
+		return -EINVAL;
+	double mx = 0, my = 0;
+	for (size_t i = 0; i < n; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= (double)n;
+	my /= (double)n;
+	double sxx = 0, sxy = 0, syy = 0;
+	for (size_t i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	if (!(sxx > 0))
+		return -EINVAL;
+	*out = (struct stats_linear_fit){ .n = n, .slope = sxy / sxx };
+	out->intercept = my - out->slope * mx;
+	double ssr = 0, lag = 0, prev = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e = y[i] - out->intercept - out->slope * x[i];
+		ssr += e * e;
+		if (i > 0)
+			lag += e * prev;
+		prev = e;
+	}
+	out->r2 = syy > 0 ? 1 - ssr / syy : 1;
+	out->r1 = ssr > 0 ? lag / ssr : 0;
+	double r = out->r1 > 0 ? out->r1 : 0;
+	out->n_eff = r < 1 ? (double)n * (1 - r) / (1 + r) : 0;
+	out->se = r < 1 ? sqrt(ssr / (double)(n - 2) / sxx * (1 + r) / (1 - r)) : INFINITY;
+	if (out->n_eff > 2) {
+		double t = stats_t_quantile(0.5 + conf / 200, out->n_eff - 2);
+		out->lo = out->slope - t * out->se;
+		out->hi = out->slope + t * out->se;
+	} else {
+		out->lo = -INFINITY;
+		out->hi = INFINITY;
+	}
+	return 0;
 }

@@ -85,6 +85,12 @@ struct stats_histogram {
 /* Fills h (counts allocated, n_buckets of them); -1 when out of memory. */
 int stats_histogram(const double *v, size_t n, double from, double width, size_t n_buckets,
 		    struct stats_histogram *h);
+/* The same one value at a time: an empty h (-1 when out of memory), then
+ * each value added; merge adds src's counts to dst's (-1 unless both have
+ * the same buckets). */
+int stats_histogram_init(struct stats_histogram *h, double from, double width, size_t n_buckets);
+void stats_histogram_add(struct stats_histogram *h, double x);
+int stats_histogram_merge(struct stats_histogram *dst, const struct stats_histogram *src);
 void stats_histogram_free(struct stats_histogram *h);
 
 /* The usual median: the mean of the two middle values for even n. The
@@ -285,5 +291,29 @@ int stats_boot_holm(struct stats_boot_verdict *v, size_t m);
  * alpha at all (STATS_MIN_BOOTS for 0.05). -EDOM for effect ≤ 0, cv < 0,
  * alpha outside (0, 1) or a value not finite; -ERANGE past INT_MAX. */
 int stats_boots_needed(double cv, double effect, double alpha);
+
+/* A least-squares line y = intercept + slope · x through n points (any
+ * order of x), for a resource sampled over time (tools/soak): the residuals
+ * of such a series follow each other (memory grows in pages and arenas, in
+ * steps), so the slope's ordinary standard error is corrected for the lag-1
+ * autocorrelation r of the residuals taken in the given order: the sample
+ * counts as n_eff = n (1 − r) / (1 + r) points (n when r ≤ 0) and the
+ * standard error grows by √((1 + r) / (1 − r)) (Santer et al. 2000, J.
+ * Geophys. Res. 105, 7337). The conf % interval is slope ± t · se with
+ * n_eff − 2 degrees of freedom, infinite when n_eff ≤ 2 (the samples are
+ * too few or too alike to tell a slope from steps). -EINVAL for n < 3 or
+ * all x equal. */
+struct stats_linear_fit {
+	size_t n;
+	double slope, intercept;
+	double r2;	/* of the fit; 1 when y has no spread */
+	double r1;	/* lag-1 autocorrelation of the residuals; 0 when they are all 0 */
+	double n_eff;
+	double se;	/* of the slope, corrected */
+	double lo, hi;	/* the conf % interval of the slope */
+};
+
+int stats_linear_fit(const double *x, const double *y, size_t n, double conf,
+		     struct stats_linear_fit *out);
 
 #endif

@@ -193,6 +193,25 @@ static void test_descriptive(void)
 		sw_assert(h.counts[0] == 5 && h.counts[1] == 1 && h.under == 0 && h.over == 2);
 		stats_histogram_free(&h);
 	}
+	sw_subtest("histogram-one-value-at-a-time-and-merged") {
+		static const double v[] = { -0.5, 0, 0.99, 1, 2.5, 3, 7, NAN };
+		struct stats_histogram a, b, all;
+
+		sw_assert(stats_histogram(v, 8, 0, 1, 3, &all) == 0);
+		sw_assert(stats_histogram_init(&a, 0, 1, 3) == 0 && stats_histogram_init(&b, 0, 1, 3) == 0);
+		for (int i = 0; i < 8; i++)
+			stats_histogram_add(i < 3 ? &a : &b, v[i]);
+		sw_assert(stats_histogram_merge(&a, &b) == 0);
+		for (int i = 0; i < 3; i++)
+			sw_assert_eq(a.counts[i], all.counts[i]);
+		sw_assert(a.under == all.under && a.over == all.over);
+		stats_histogram_free(&b);
+		sw_assert(stats_histogram_init(&b, 0, 2, 3) == 0);
+		sw_assert(stats_histogram_merge(&a, &b) == -1); /* other buckets */
+		stats_histogram_free(&a);
+		stats_histogram_free(&b);
+		stats_histogram_free(&all);
+	}
 	sw_subtest("medians") {
 		static const double v[] = { 4, 1, 3, 2 };
 
@@ -658,6 +677,75 @@ static void test_boots_needed(void)
 	}
 }
 
+static void test_linear_fit(void)
+{
+	struct stats_linear_fit f;
+
+	sw_subtest("linear-fit-exact-line") {
+		/* x in any order: a line fits with no error at all. */
+		double x[] = { 3, 0, 1, 2, 4 }, y[] = { 7, 1, 3, 5, 9 };
+		sw_assert_eq(stats_linear_fit(x, y, 5, 95, &f), 0);
+		sw_assert_f(f.slope == 2 && f.intercept == 1, "slope %g intercept %g", f.slope, f.intercept);
+		sw_assert_f(f.se == 0 && f.lo == 2 && f.hi == 2 && f.r2 == 1 && f.n_eff == 5,
+			    "se %g [%g, %g] r2 %g n_eff %g", f.se, f.lo, f.hi, f.r2, f.n_eff);
+	}
+	sw_subtest("linear-fit-by-hand") {
+		/* Residuals 0.29, −0.27, −0.33, 0.31: r1 = −0.0915 / 0.362 ≤ 0,
+		 * so no correction: se = √(0.362 / 2 / 5), t(0.975, 2) =
+		 * 4.302653. */
+		double x[] = { 1, 2, 3, 4 }, y[] = { 1.5, 2, 3, 4.7 };
+		sw_assert_eq(stats_linear_fit(x, y, 4, 95, &f), 0);
+		double se = sqrt(0.0362), half = 4.302652729749464 * se;
+		sw_assert_f(fabs(f.slope - 1.06) < 1e-12 && fabs(f.intercept - 0.15) < 1e-12,
+			    "slope %.15g intercept %.15g", f.slope, f.intercept);
+		sw_assert_f(fabs(f.r1 + 0.0915 / 0.362) < 1e-12 && f.n_eff == 4, "r1 %.15g n_eff %g", f.r1,
+			    f.n_eff);
+		sw_assert_f(fabs(f.se - se) < 1e-12 && fabs(f.lo - (1.06 - half)) < 1e-6 &&
+			    fabs(f.hi - (1.06 + half)) < 1e-6, "se %.15g [%.9g, %.9g]", f.se, f.lo, f.hi);
+		sw_assert_f(fabs(f.r2 - (1 - 0.362 / 5.98)) < 1e-12, "r2 %.15g", f.r2);
+	}
+	sw_subtest("linear-fit-steps-widen-the-interval") {
+		/* A flat series with one step in the middle (memory taken once):
+		 * its residuals follow each other, so it counts as far fewer
+		 * points than it has and its interval is several times the
+		 * ordinary one: Sxy 1250, Sxx 83325, SSR 25 − Sxy² / Sxx. */
+		double x[100], y[100];
+		for (int i = 0; i < 100; i++) {
+			x[i] = i;
+			y[i] = i < 50 ? 0 : 1;
+		}
+		sw_assert_eq(stats_linear_fit(x, y, 100, 95, &f), 0);
+		sw_assert_f(f.slope > 0 && f.r1 > 0.8 && f.n_eff < 10, "slope %g r1 %g n_eff %g", f.slope, f.r1,
+			    f.n_eff);
+		double ordinary = sqrt((25 - 1250.0 * 1250 / 83325) / 98 / 83325);
+		sw_assert_f(fabs(f.slope - 1250.0 / 83325) < 1e-12 && f.se > 3 * ordinary, "slope %g se %g, ordinary %g",
+			    f.slope, f.se, ordinary);
+	}
+	sw_subtest("linear-fit-growth-over-noise") {
+		/* A steady growth of 3 per step under white noise of ±50 is a
+		 * slope; the same noise alone is not. */
+		struct stats_rng rng;
+		stats_rng_seed(&rng, 7);
+		double x[500], y[500], flat[500];
+		for (int i = 0; i < 500; i++) {
+			double noise = (double)stats_rng_below(&rng, 101) - 50;
+			x[i] = i;
+			y[i] = 3.0 * i + noise;
+			flat[i] = noise;
+		}
+		sw_assert_eq(stats_linear_fit(x, y, 500, 95, &f), 0);
+		sw_assert_f(f.lo > 2.8 && f.hi < 3.2 && f.lo < 3 && f.hi > 3, "[%g, %g]", f.lo, f.hi);
+		sw_assert_f(fabs(f.r1) < 0.2, "white noise has r1 %g", f.r1);
+		sw_assert_eq(stats_linear_fit(x, flat, 500, 95, &f), 0);
+		sw_assert_f(f.lo < 0 && f.hi > 0, "noise alone gave [%g, %g]", f.lo, f.hi);
+	}
+	sw_subtest("linear-fit-errors") {
+		double x[] = { 1, 1, 1 }, y[] = { 1, 2, 3 };
+		sw_assert_errno(stats_linear_fit(x, y, 3, 95, &f), EINVAL);
+		sw_assert_errno(stats_linear_fit(y, x, 2, 95, &f), EINVAL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	sw_test_init("stats", argc, argv);
@@ -674,5 +762,6 @@ int main(int argc, char **argv)
 	test_holm();
 	test_boot_verdicts();
 	test_boots_needed();
+	test_linear_fit();
 	return sw_test_exit();
 }
