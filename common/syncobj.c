@@ -128,6 +128,17 @@ uint64_t sw_syncobj_stats_errors(const struct sw_syncobj_stats *stats)
 	return n;
 }
 
+static int64_t succeeded(const struct sw_syncobj_stats *stats, enum sw_syncobj_op op)
+{
+	return (int64_t)(stats->op[op].count - stats->op[op].errors - stats->op[op].timeouts);
+}
+
+int64_t sw_syncobj_stats_handles(const struct sw_syncobj_stats *stats)
+{
+	return succeeded(stats, SW_SYNCOBJ_CREATE) + succeeded(stats, SW_SYNCOBJ_FD_TO_HANDLE) -
+	       succeeded(stats, SW_SYNCOBJ_DESTROY);
+}
+
 void sw_syncobj_stats_write_json(FILE *f, const struct sw_syncobj_stats *stats, bool all)
 {
 	bool first = true;

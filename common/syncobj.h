@@ -68,6 +68,9 @@ void sw_syncobj_stats_diff(struct sw_syncobj_stats *out, const struct sw_syncobj
 uint64_t sw_syncobj_stats_count(const struct sw_syncobj_stats *stats);
 uint64_t sw_syncobj_stats_ns(const struct sw_syncobj_stats *stats);
 uint64_t sw_syncobj_stats_errors(const struct sw_syncobj_stats *stats);
+/* Handles the counted calls made and did not destroy: successful CREATEs
+ * and FD_TO_HANDLE imports of syncobj fds, less successful DESTROYs. */
+int64_t sw_syncobj_stats_handles(const struct sw_syncobj_stats *stats);
 /* Writes {"timeline_wait":[count,ns,errors,timeouts],...} with the ops that have a
  * non-zero count (all of them when all is true). */
 void sw_syncobj_stats_write_json(FILE *f, const struct sw_syncobj_stats *stats, bool all);

@@ -1,6 +1,6 @@
 /* The reports of the frame accounting: the report-window lines and the exit
  * tables on stderr, and the JSON lines of --stats ("frame", "commit",
- * "output_summary", "surface_summary", "summary"). Tests, bench/ab-report.c and the documents
+ * "output_summary", "surface_summary", "client_summary", "summary"). Tests, bench/ab-report.c and the documents
  * read both, so the words, keys and strings here stay as they are; field
  * definitions: docs/compositor.md. */
 #include "frame_report.h"
@@ -21,24 +21,22 @@ static const char *const commit_fate_names[] = {
 /* --- series -------------------------------------------------------------- */
 
 struct sample_summary {
-	size_t n;
+	uint64_t n;
 	double mean, median, p99, max;
 };
 
-/* Median: the upper median sorted[n/2], as ministat prints it. p99: nearest
- * rank, sorted[ceil(0.99 n) - 1]. An empty series is all zeros. Sorts the
- * series in place. */
-static struct sample_summary sample_summarize(struct stats_sample *s)
+/* Median: the upper median, rank n/2, as ministat prints it. p99: nearest
+ * rank ceil(0.99 n) - 1. Both within STATS_STREAM_REL_ERR of the exact
+ * ones; n, mean and max exact. An empty series is all zeros. */
+static struct sample_summary sample_summarize(const struct stats_stream *s)
 {
 	struct sample_summary sum = { .n = s->n };
 	if (s->n == 0)
 		return sum;
-	struct stats_summary ss;
-	stats_sample_summarize(s, &ss);
-	sum.mean = ss.mean;
-	sum.median = ss.median;
-	sum.p99 = stats_percentile(s->v, s->n, 99);
-	sum.max = ss.max;
+	sum.mean = stats_stream_mean(s);
+	sum.median = stats_stream_median(s);
+	sum.p99 = stats_stream_percentile(s, 99);
+	sum.max = s->max;
 	return sum;
 }
 
@@ -49,21 +47,21 @@ static void print_table_header(const char *prefix, const char *title)
 }
 
 /* Empty series have no row. */
-static void print_table_row(const char *prefix, const char *name, struct stats_sample *s)
+static void print_table_row(const char *prefix, const char *name, const struct stats_stream *s)
 {
 	struct sample_summary sum = sample_summarize(s);
 	if (sum.n == 0)
 		return;
-	fprintf(stderr, "syncway: %s  %-26s %7zu %11.3f %11.3f %11.3f %11.3f\n", prefix, name, sum.n,
-		sum.mean, sum.median, sum.p99, sum.max);
+	fprintf(stderr, "syncway: %s  %-26s %7llu %11.3f %11.3f %11.3f %11.3f\n", prefix, name,
+		(unsigned long long)sum.n, sum.mean, sum.median, sum.p99, sum.max);
 }
 
 /* ,"key":{...}: a member after at least one other. */
-static void write_series_json(FILE *f, const char *key, struct stats_sample *s)
+static void write_series_json(FILE *f, const char *key, const struct stats_stream *s)
 {
 	struct sample_summary sum = sample_summarize(s);
-	fprintf(f, ",\"%s\":{\"n\":%zu,\"mean\":%.6f,\"median\":%.6f,\"p99\":%.6f,\"max\":%.6f}",
-		key, sum.n, sum.mean, sum.median, sum.p99, sum.max);
+	fprintf(f, ",\"%s\":{\"n\":%llu,\"mean\":%.6f,\"median\":%.6f,\"p99\":%.6f,\"max\":%.6f}",
+		key, (unsigned long long)sum.n, sum.mean, sum.median, sum.p99, sum.max);
 }
 
 /* --- commits and frames -------------------------------------------------- */
@@ -143,6 +141,13 @@ void frame_report_window(const struct sw_output_stats *o, int64_t now)
 		stats->win_commits ? stats->win_present_ms_sum / (double)stats->win_commits : 0.0);
 }
 
+void frame_report_process(const struct sw_process_sample *p)
+{
+	fprintf(stderr, "syncway: process: rss %ld KB; %d fds (%d sockets, %d eventfds); "
+		"syncobj handles %lld\n", p->rss_kb, p->fds.total, p->fds.sockets, p->fds.eventfd,
+		(long long)p->syncobj_handles);
+}
+
 /* (N-1)/(t_N-t_1) over the presented frames; 0 before the second. */
 static double output_fps(const struct sw_output_stats *o, double *secs)
 {
@@ -151,7 +156,7 @@ static double output_fps(const struct sw_output_stats *o, double *secs)
 	return *secs > 0 ? (double)(o->presented - 1) / *secs : 0.0;
 }
 
-void frame_report_output(struct sw_output_stats *o)
+void frame_report_output(const struct sw_output_stats *o)
 {
 	double secs, fps = output_fps(o, &secs);
 	fprintf(stderr, "syncway: %s: %llu frames presented, %llu not presented, %llu missed vblanks "
@@ -193,75 +198,91 @@ void frame_report_output(struct sw_output_stats *o)
 }
 
 /* ,"key":{"from_ms":..,"width_ms":..,"counts":[..],"under":..,"over":..} */
-static void write_histogram_json(FILE *f, const char *key, const struct stats_sample *s, double from,
-				 double width, size_t n_buckets)
+static void write_histogram_json(FILE *f, const char *key, const struct stats_histogram *h)
 {
-	struct stats_histogram h;
-	if (stats_histogram(s->v, s->n, from, width, n_buckets, &h) != 0)
-		return;
-	fprintf(f, ",\"%s\":{\"from_ms\":%g,\"width_ms\":%g,\"counts\":[", key, from, width);
-	for (size_t i = 0; i < n_buckets; i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)h.counts[i]);
-	fprintf(f, "],\"under\":%llu,\"over\":%llu}", (unsigned long long)h.under,
-		(unsigned long long)h.over);
-	stats_histogram_free(&h);
+	fprintf(f, ",\"%s\":{\"from_ms\":%g,\"width_ms\":%g,\"counts\":[", key, h->from, h->width);
+	for (size_t i = 0; i < h->n_buckets; i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)h->counts[i]);
+	fprintf(f, "],\"under\":%llu,\"over\":%llu}", (unsigned long long)h->under,
+		(unsigned long long)h->over);
 }
 
-/* Commit-to-present latency in 1 ms buckets up to 100 ms; the error
- * against commit-timing targets in 0.5 ms buckets from -5 ms (early, which
- * must not happen) to 35 ms (two refreshes at 60 Hz and some). */
-#define LATENCY_HIST 0.0, 1.0, 100
-#define TARGET_ERROR_HIST -5.0, 0.5, 80
+/* The members both summary lines share, after the first. */
+static void write_totals_json(FILE *f, const char *app_id, const struct sw_commit_totals *t)
+{
+	fputs(",\"app_id\":", f);
+	sw_json_string(f, app_id);
+	fprintf(f, ",\"presented\":%llu,\"early\":%llu", (unsigned long long)t->presented,
+		(unsigned long long)t->early);
+	write_histogram_json(f, "latency_hist", &t->latency_hist);
+	if (t->target_error_ms.n)
+		write_histogram_json(f, "target_error_hist", &t->target_error_hist);
+	write_series_json(f, "latency_ms", &t->latency_ms);
+	if (t->target_error_ms.n)
+		write_series_json(f, "target_error_ms", &t->target_error_ms);
+}
 
-void frame_report_surfaces(struct sw_frame_stats *stats)
+void frame_report_surface(const struct sw_frame_stats *stats, const struct sw_surface_totals *surface)
+{
+	FILE *f = stats->json;
+	if (!f || !surface->t.presented)
+		return;
+	fprintf(f, "{\"type\":\"surface_summary\",\"surface\":%u,\"client\":%u", surface->id,
+		surface->client ? surface->client->id : 0);
+	write_totals_json(f, surface->app_id, &surface->t);
+	fputs("}\n", f);
+}
+
+void frame_report_client(const struct sw_frame_stats *stats, const struct sw_client_totals *client)
+{
+	FILE *f = stats->json;
+	if (!f || !client->t.presented)
+		return;
+	fprintf(f, "{\"type\":\"client_summary\",\"client\":%u,\"pid\":%d,\"surfaces\":%llu",
+		client->id, (int)client->pid, (unsigned long long)client->surfaces);
+	write_totals_json(f, client->app_id, &client->t);
+	fputs("}\n", f);
+}
+
+void frame_report_clients(const struct sw_frame_stats *stats)
 {
 	bool header = false;
-	struct sw_surface_totals *t;
-	wl_list_for_each(t, &stats->surfaces, link) {
-		if (t->latency_ms.n == 0)
+	const struct sw_client_totals *c;
+	wl_list_for_each(c, &stats->clients, link) {
+		if (!c->t.presented)
 			continue;
-		/* Histograms first: the summaries sort the series. */
-		if (stats->json) {
-			fprintf(stats->json, "{\"type\":\"surface_summary\",\"surface\":%u,\"app_id\":", t->id);
-			sw_json_string(stats->json, t->app_id);
-			fprintf(stats->json, ",\"presented\":%zu,\"early\":%llu", t->latency_ms.n,
-				(unsigned long long)t->early);
-			write_histogram_json(stats->json, "latency_hist", &t->latency_ms, LATENCY_HIST);
-			if (t->target_error_ms.n)
-				write_histogram_json(stats->json, "target_error_hist", &t->target_error_ms,
-						     TARGET_ERROR_HIST);
-			write_series_json(stats->json, "latency_ms", &t->latency_ms);
-			if (t->target_error_ms.n)
-				write_series_json(stats->json, "target_error_ms", &t->target_error_ms);
-			fputs("}\n", stats->json);
-		}
 		if (!header) {
-			print_table_header("surfaces", "per surface");
+			print_table_header("clients", "per client");
 			header = true;
 		}
-		char name[48];
-		snprintf(name, sizeof(name), "%u commit->presented (ms)", t->id);
-		print_table_row("surfaces", name, &t->latency_ms);
-		if (t->target_error_ms.n) {
-			snprintf(name, sizeof(name), "%u target error (ms)", t->id);
-			print_table_row("surfaces", name, &t->target_error_ms);
-			if (t->early)
-				fprintf(stderr, "syncway: surfaces  %u: %llu commits presented before their "
-					"target time\n", t->id, (unsigned long long)t->early);
+		char name[64];
+		snprintf(name, sizeof(name), "%u %.16s commit->presented (ms)", c->id,
+			 c->app_id[0] ? c->app_id : "-");
+		print_table_row("clients", name, &c->t.latency_ms);
+		if (c->t.target_error_ms.n) {
+			snprintf(name, sizeof(name), "%u target error (ms)", c->id);
+			print_table_row("clients", name, &c->t.target_error_ms);
+			if (c->t.early)
+				fprintf(stderr, "syncway: clients  %u: %llu commits presented before their "
+					"target time\n", c->id, (unsigned long long)c->t.early);
 		}
 	}
+	if (stats->departed > SW_DEPARTED_CLIENTS)
+		fprintf(stderr, "syncway: clients  (and %u more that left earlier: in the summary "
+			"above, and in the --stats file)\n", stats->departed - SW_DEPARTED_CLIENTS);
 }
 
 static void print_fd_check(const struct sw_fd_count *b, const struct sw_fd_count *a)
 {
-	bool leak = a->eventfd > b->eventfd || a->syncobj > b->syncobj || a->sync_file > b->sync_file;
+	bool leak = a->eventfd > b->eventfd || a->syncobj > b->syncobj || a->sync_file > b->sync_file ||
+		    a->sockets > b->sockets;
 	fprintf(stderr, "syncway: open fds: %d before clients, %d after they left (buffers %d -> %d, "
-		"eventfd %d -> %d, syncobj %d -> %d, sync_file %d -> %d)%s\n", b->total, a->total,
-		b->buffers, a->buffers, b->eventfd, a->eventfd, b->syncobj, a->syncobj, b->sync_file,
-		a->sync_file, leak ? " LEAK?" : "");
+		"eventfd %d -> %d, syncobj %d -> %d, sync_file %d -> %d, sockets %d -> %d)%s\n",
+		b->total, a->total, b->buffers, a->buffers, b->eventfd, a->eventfd, b->syncobj,
+		a->syncobj, b->sync_file, a->sync_file, b->sockets, a->sockets, leak ? " LEAK?" : "");
 }
 
-void frame_report_summary(struct sw_frame_stats *stats)
+void frame_report_summary(const struct sw_frame_stats *stats)
 {
 	const struct sw_syncobj_stats *syncobj = &stats->server->syncobj_stats;
 	const struct sw_fd_count *b = &stats->fds_before, *a = &stats->fds_after;
@@ -301,9 +322,9 @@ void frame_report_summary(struct sw_frame_stats *stats)
 	write_series_json(f, "target_error_ms", &stats->target_error_ms);
 	fputs(",\"syncobj\":", f);
 	sw_syncobj_stats_write_json(f, syncobj, false);
-	fprintf(f, ",\"fds_before\":%d,\"fds_after\":%d,\"fds_leaked_sync\":%d",
-		b->total, a->total, (a->eventfd - b->eventfd) + (a->syncobj - b->syncobj) +
-		(a->sync_file - b->sync_file));
+	fprintf(f, ",\"fds_before\":%d,\"fds_after\":%d,\"fds_leaked_sync\":%d,"
+		"\"fds_leaked_sockets\":%d", b->total, a->total, (a->eventfd - b->eventfd) +
+		(a->syncobj - b->syncobj) + (a->sync_file - b->sync_file), a->sockets - b->sockets);
 	if (stats->have_sync_counters) {
 		fputs(",\"explicit_sync\":", f);
 		sw_explicit_sync_counters_write_json(f, &stats->sync_counters);

@@ -13,6 +13,7 @@
 
 #include "explicit_sync.h"
 #include "stats.h"
+#include "stats_stream.h"
 #include "syncobj.h"
 
 struct sw_server;
@@ -30,23 +31,53 @@ enum sw_commit_fate {
 struct sw_commit_record {
 	struct wl_list link;
 	uint32_t surface_id;
-	struct sw_surface_totals *totals; /* its surface's */
+	struct sw_surface_totals *totals; /* its surface's; holds a reference */
 	uint32_t seq;
 	bool explicit_sync, waited;
 	int64_t t_commit, t_acquired, t_applied;
 	int64_t t_target; /* commit-timing-v1's target time; 0: none */
 };
 
-/* One surface's presented commits. Kept until exit (a commit outlives its
- * surface until its frame is presented) and reported then. */
+/* Presented commits, in memory that does not grow with their number. */
+struct sw_commit_totals {
+	uint64_t presented;
+	uint64_t early;                      /* presented before their target */
+	struct stats_stream latency_ms;      /* commit -> presented */
+	struct stats_stream target_error_ms; /* presented - target, commit-timing */
+	struct stats_histogram latency_hist, target_error_hist; /* counts NULL until used */
+};
+
+struct sw_client_totals;
+
+/* One surface's presented commits, from its first commit with a buffer
+ * until the surface and the last of its commits are gone (the records
+ * that frames still hold keep it); then reported and folded into its
+ * client's. */
 struct sw_surface_totals {
 	struct wl_list link; /* sw_frame_stats.surfaces */
 	uint32_t id;
 	char app_id[64]; /* its xdg_toplevel's, when it had one */
-	struct stats_sample latency_ms;      /* commit -> presented */
-	struct stats_sample target_error_ms; /* presented - target, commit-timing */
-	uint64_t early;                      /* presented before their target */
+	unsigned refs;   /* the surface, and each of its records */
+	struct sw_client_totals *client;
+	struct sw_commit_totals t;
 };
+
+/* One client's presented commits, of its surfaces that are gone. Kept
+ * while the client or one of its surfaces' totals lives; then reported,
+ * and kept for the exit table only among the last SW_DEPARTED_CLIENTS. */
+struct sw_client_totals {
+	struct wl_list link; /* sw_frame_stats.clients */
+	struct sw_frame_stats *stats;
+	uint32_t id;
+	pid_t pid;
+	char app_id[64]; /* the first its surfaces had */
+	unsigned refs;   /* the client while connected, and its surfaces' totals */
+	uint64_t surfaces; /* folded in */
+	struct sw_commit_totals t;
+	struct wl_listener destroy;
+};
+
+#define SW_DEPARTED_CLIENTS 16
 
 /* One frame from its output commit until its present event. */
 struct sw_pending_frame {
@@ -93,10 +124,10 @@ struct sw_output_stats {
 	int64_t win_start_ns, win_cpu_ns;
 	uint64_t win_ioctls, win_ioctl_ns;
 
-	/* Out of memory, a series (here and in sw_frame_stats) loses a sample
-	 * rather than the compositor its life: stats_sample_add() failures
+	/* Out of memory, a series (here and in sw_frame_stats) loses precision
+	 * rather than the compositor its life: stats_stream_add() failures
 	 * are ignored. */
-	struct stats_sample interval_ms, render_ms, commit_ms, cpu_user_us, cpu_sys_us, ioctls, ioctl_us;
+	struct stats_stream interval_ms, render_ms, commit_ms, cpu_user_us, cpu_sys_us, ioctls, ioctl_us;
 	struct sw_syncobj_stats syncobj_total;
 };
 
@@ -105,7 +136,14 @@ struct sw_output_stats {
  * memfds of shm buffers) are counted apart because swapchains grow lazily
  * (a third buffer on a busy output). */
 struct sw_fd_count {
-	int total, buffers, eventfd, syncobj, sync_file;
+	int total, buffers, eventfd, syncobj, sync_file, sockets;
+};
+
+/* What the process holds, for the report-window line. */
+struct sw_process_sample {
+	long rss_kb;               /* -1: unknown */
+	struct sw_fd_count fds;
+	int64_t syncobj_handles;   /* sw_syncobj_stats_handles() */
 };
 
 struct sw_frame_stats {
@@ -113,6 +151,7 @@ struct sw_frame_stats {
 	FILE *json; /* NULL without --stats */
 	struct wl_list outputs; /* sw_output_stats.link */
 	struct wl_event_source *report_timer;
+	struct wl_event_source *report_signal; /* SIGUSR1: the lines now */
 	uint32_t next_surface_id;
 	int64_t start_ns;
 	struct sw_fd_count fds_before, fds_after;
@@ -126,8 +165,12 @@ struct sw_frame_stats {
 	/* Commits not presented count as lost in these totals. */
 	uint64_t commits, commits_explicit, commits_waited, commits_presented, commits_dropped,
 		commits_lost;
-	struct stats_sample acquire_ms, apply_ms, present_ms, acquire_to_present_ms, target_error_ms;
+	struct stats_stream acquire_ms, apply_ms, present_ms, acquire_to_present_ms, target_error_ms;
 	struct wl_list surfaces; /* sw_surface_totals.link, oldest first */
+	struct wl_list clients;  /* sw_client_totals.link, oldest first */
+	uint32_t next_client_id;
+	unsigned departed;       /* clients gone with presented commits: the list keeps the
+				  * last SW_DEPARTED_CLIENTS of them */
 	struct wl_list applied;  /* sw_surface_stats.applied_link: shown by no frame yet */
 	uint64_t win_commits;
 	double win_present_ms_sum;
@@ -144,13 +187,18 @@ void frame_report_frame(const struct sw_output_stats *output, const struct sw_pe
 			const struct sw_frame_outcome *outcome);
 /* The line on stderr about output's report window, which ends at now. */
 void frame_report_window(const struct sw_output_stats *output, int64_t now);
-/* The output's table on stderr and its "output_summary" line. Sorts its
- * series. */
-void frame_report_output(struct sw_output_stats *output);
-/* A table on stderr and a "surface_summary" line per surface with a
- * presented commit. Sorts their series. */
-void frame_report_surfaces(struct sw_frame_stats *stats);
-/* The exit summary on stderr and the "summary" line. Sorts the series. */
-void frame_report_summary(struct sw_frame_stats *stats);
+/* The line on stderr about the process, after the windows' lines. */
+void frame_report_process(const struct sw_process_sample *sample);
+/* The output's table on stderr and its "output_summary" line. */
+void frame_report_output(const struct sw_output_stats *output);
+/* The "surface_summary" line of a surface whose totals are done. */
+void frame_report_surface(const struct sw_frame_stats *stats, const struct sw_surface_totals *surface);
+/* The "client_summary" line of a client whose totals are done. */
+void frame_report_client(const struct sw_frame_stats *stats, const struct sw_client_totals *client);
+/* A table on stderr of the presented commits per client: those on the
+ * clients list. */
+void frame_report_clients(const struct sw_frame_stats *stats);
+/* The exit summary on stderr and the "summary" line. */
+void frame_report_summary(const struct sw_frame_stats *stats);
 
 #endif

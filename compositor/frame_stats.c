@@ -20,6 +20,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -77,9 +78,162 @@ static struct sw_fd_count count_fds(void)
 			count.syncobj++;
 		else if (strstr(target, "sync_file"))
 			count.sync_file++;
+		else if (strncmp(target, "socket:", 7) == 0)
+			count.sockets++;
 	}
 	closedir(dir);
 	return count;
+}
+
+/* --- totals per surface and per client ------------------------------------ */
+
+/* Commit-to-present latency in 1 ms buckets up to 100 ms; the error
+ * against commit-timing targets in 0.5 ms buckets from -5 ms (early, which
+ * must not happen) to 35 ms (two refreshes at 60 Hz and some). */
+#define LATENCY_HIST 0.0, 1.0, 100
+#define TARGET_ERROR_HIST -5.0, 0.5, 80
+
+/* Out of memory, a histogram stays without buckets and its counts go
+ * unrecorded: its series still has them. */
+static void totals_add(struct sw_commit_totals *t, double latency_ms, bool timed, double error_ms)
+{
+	t->presented++;
+	stats_stream_add(&t->latency_ms, latency_ms);
+	if (t->latency_hist.counts || stats_histogram_init(&t->latency_hist, LATENCY_HIST) == 0)
+		stats_histogram_add(&t->latency_hist, latency_ms);
+	if (!timed)
+		return;
+	stats_stream_add(&t->target_error_ms, error_ms);
+	if (t->target_error_hist.counts ||
+	    stats_histogram_init(&t->target_error_hist, TARGET_ERROR_HIST) == 0)
+		stats_histogram_add(&t->target_error_hist, error_ms);
+	if (error_ms < 0)
+		t->early++;
+}
+
+static void histogram_merge(struct stats_histogram *dst, const struct stats_histogram *src)
+{
+	if (!src->counts)
+		return;
+	if (!dst->counts && stats_histogram_init(dst, src->from, src->width, src->n_buckets) != 0)
+		return;
+	stats_histogram_merge(dst, src);
+}
+
+static void totals_merge(struct sw_commit_totals *dst, const struct sw_commit_totals *src)
+{
+	dst->presented += src->presented;
+	dst->early += src->early;
+	stats_stream_merge(&dst->latency_ms, &src->latency_ms);
+	stats_stream_merge(&dst->target_error_ms, &src->target_error_ms);
+	histogram_merge(&dst->latency_hist, &src->latency_hist);
+	histogram_merge(&dst->target_error_hist, &src->target_error_hist);
+}
+
+static void totals_free(struct sw_commit_totals *t)
+{
+	stats_stream_free(&t->latency_ms);
+	stats_stream_free(&t->target_error_ms);
+	stats_histogram_free(&t->latency_hist);
+	stats_histogram_free(&t->target_error_hist);
+}
+
+static void client_totals_free(struct sw_client_totals *c)
+{
+	totals_free(&c->t);
+	wl_list_remove(&c->link);
+	free(c);
+}
+
+/* A client that is gone, and whose surfaces' totals are all folded in:
+ * reported, and kept for the exit table among the last few that left. */
+static void client_totals_unref(struct sw_client_totals *c)
+{
+	if (--c->refs > 0)
+		return;
+	struct sw_frame_stats *stats = c->stats;
+	frame_report_client(stats, c);
+	if (!c->t.presented) {
+		client_totals_free(c);
+		return;
+	}
+	/* At the tail: the first gone client on the list left first. */
+	wl_list_remove(&c->link);
+	wl_list_insert(stats->clients.prev, &c->link);
+	stats->departed++;
+	if (stats->departed <= SW_DEPARTED_CLIENTS)
+		return;
+	struct sw_client_totals *old;
+	wl_list_for_each(old, &stats->clients, link) {
+		if (old->refs == 0) {
+			client_totals_free(old);
+			return;
+		}
+	}
+}
+
+static void handle_client_destroy(struct wl_listener *listener, void *data)
+{
+	struct sw_client_totals *c = wl_container_of(listener, c, destroy);
+	wl_list_remove(&c->destroy.link);
+	wl_list_init(&c->destroy.link);
+	client_totals_unref(c);
+}
+
+static struct sw_client_totals *client_totals_get(struct sw_frame_stats *stats, struct wl_client *client)
+{
+	struct wl_listener *l = wl_client_get_destroy_listener(client, handle_client_destroy);
+	if (l) {
+		struct sw_client_totals *c = wl_container_of(l, c, destroy);
+		return c;
+	}
+	struct sw_client_totals *c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->stats = stats;
+	c->id = ++stats->next_client_id;
+	wl_client_get_credentials(client, &c->pid, NULL, NULL);
+	c->refs = 1;
+	c->destroy.notify = handle_client_destroy;
+	wl_client_add_destroy_listener(client, &c->destroy);
+	wl_list_insert(stats->clients.prev, &c->link);
+	return c;
+}
+
+/* The surface is gone and no frame holds one of its commits any more:
+ * its totals are reported and folded into its client's. */
+static void surface_totals_unref(struct sw_frame_stats *stats, struct sw_surface_totals *st)
+{
+	if (--st->refs > 0)
+		return;
+	frame_report_surface(stats, st);
+	struct sw_client_totals *c = st->client;
+	if (c) {
+		totals_merge(&c->t, &st->t);
+		c->surfaces++;
+		if (!c->app_id[0])
+			memcpy(c->app_id, st->app_id, sizeof(c->app_id));
+	}
+	totals_free(&st->t);
+	wl_list_remove(&st->link);
+	free(st);
+	if (c)
+		client_totals_unref(c);
+}
+
+static struct sw_surface_totals *surface_totals_create(struct sw_frame_stats *stats,
+						       struct wlr_surface *surface, uint32_t id)
+{
+	struct sw_surface_totals *st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->id = id;
+	st->refs = 1;
+	st->client = client_totals_get(stats, wl_resource_get_client(surface->resource));
+	if (st->client)
+		st->client->refs++;
+	wl_list_insert(stats->surfaces.prev, &st->link);
+	return st;
 }
 
 /* --- commits ----------------------------------------------------------- */
@@ -96,19 +250,15 @@ static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record 
 	if (fate == SW_COMMIT_PRESENTED) {
 		stats->commits_presented++;
 		double ms = (double)(t_present - rec->t_commit) / 1e6;
-		stats_sample_add(&stats->present_ms, ms);
-		stats_sample_add(&rec->totals->latency_ms, ms);
-		if (rec->t_target) {
-			double err = (double)(t_present - rec->t_target) / 1e6;
-			stats_sample_add(&stats->target_error_ms, err);
-			stats_sample_add(&rec->totals->target_error_ms, err);
-			if (t_present < rec->t_target)
-				rec->totals->early++;
-		}
+		double err = rec->t_target ? (double)(t_present - rec->t_target) / 1e6 : 0;
+		stats_stream_add(&stats->present_ms, ms);
+		if (rec->t_target)
+			stats_stream_add(&stats->target_error_ms, err);
+		totals_add(&rec->totals->t, ms, rec->t_target != 0, err);
 		stats->win_commits++;
 		stats->win_present_ms_sum += ms;
 		if (rec->explicit_sync)
-			stats_sample_add(&stats->acquire_to_present_ms,
+			stats_stream_add(&stats->acquire_to_present_ms,
 					 (double)(t_present - rec->t_acquired) / 1e6);
 	} else if (fate == SW_COMMIT_DROPPED) {
 		stats->commits_dropped++;
@@ -116,12 +266,13 @@ static void commit_finish(struct sw_frame_stats *stats, struct sw_commit_record 
 		stats->commits_lost++;
 	}
 	if (rec->explicit_sync && rec->t_acquired)
-		stats_sample_add(&stats->acquire_ms, (double)(rec->t_acquired - rec->t_commit) / 1e6);
+		stats_stream_add(&stats->acquire_ms, (double)(rec->t_acquired - rec->t_commit) / 1e6);
 	if (rec->t_applied)
-		stats_sample_add(&stats->apply_ms, (double)(rec->t_applied - rec->t_commit) / 1e6);
+		stats_stream_add(&stats->apply_ms, (double)(rec->t_applied - rec->t_commit) / 1e6);
 
 	frame_report_commit(stats, rec, fate, output, frame, t_present);
 	wl_list_remove(&rec->link);
+	surface_totals_unref(stats, rec->totals);
 	free(rec);
 }
 
@@ -134,18 +285,14 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 	if (surface->pending_rejected || !surface->pending.buffer ||
 	    (surface->role && strcmp(surface->role->name, "wl_pointer-cursor") == 0))
 		return;
-	if (!ss->totals) {
-		ss->totals = calloc(1, sizeof(*ss->totals));
-		if (!ss->totals)
-			return;
-		ss->totals->id = ss->id;
-		wl_list_insert(ss->stats->surfaces.prev, &ss->totals->link);
-	}
+	if (!ss->totals && !(ss->totals = surface_totals_create(ss->stats, surface, ss->id)))
+		return;
 	struct sw_commit_record *rec = calloc(1, sizeof(*rec));
 	if (!rec)
 		return;
 	rec->surface_id = ss->id;
 	rec->totals = ss->totals;
+	ss->totals->refs++;
 	/* Which client is which in the per-surface summaries: set before
 	 * the first commit by most clients, but only the role knows it. */
 	struct wlr_xdg_toplevel *toplevel = ss->totals->app_id[0] ? NULL :
@@ -193,6 +340,8 @@ static void surface_stats_destroy(struct sw_surface_stats *ss)
 		commit_finish(ss->stats, ss->applied, SW_COMMIT_LOST, NULL, 0, 0);
 		wl_list_remove(&ss->applied_link);
 	}
+	if (ss->totals)
+		surface_totals_unref(ss->stats, ss->totals);
 	wl_list_remove(&ss->client_commit.link);
 	wl_list_remove(&ss->commit.link);
 	wlr_addon_finish(&ss->addon);
@@ -373,7 +522,7 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	if (out.presented) {
 		if (o->presented > 0) {
 			out.interval_ns = out.t_present - o->last_present_ns;
-			stats_sample_add(&o->interval_ms, (double)out.interval_ns / 1e6);
+			stats_stream_add(&o->interval_ms, (double)out.interval_ns / 1e6);
 		} else {
 			o->first_present_ns = out.t_present;
 		}
@@ -412,12 +561,12 @@ static void frame_finish(struct sw_output_stats *o, struct sw_pending_frame *pf,
 	o->win_cpu_ns += pf->cpu_user_ns + pf->cpu_sys_ns;
 	o->win_ioctls += ioctls;
 	o->win_ioctl_ns += ioctl_ns;
-	stats_sample_add(&o->render_ms, (double)(pf->t_rendered - pf->t_start) / 1e6);
-	stats_sample_add(&o->commit_ms, (double)(pf->t_end - pf->t_rendered) / 1e6);
-	stats_sample_add(&o->cpu_user_us, (double)pf->cpu_user_ns / 1e3);
-	stats_sample_add(&o->cpu_sys_us, (double)pf->cpu_sys_ns / 1e3);
-	stats_sample_add(&o->ioctls, (double)ioctls);
-	stats_sample_add(&o->ioctl_us, (double)ioctl_ns / 1e3);
+	stats_stream_add(&o->render_ms, (double)(pf->t_rendered - pf->t_start) / 1e6);
+	stats_stream_add(&o->commit_ms, (double)(pf->t_end - pf->t_rendered) / 1e6);
+	stats_stream_add(&o->cpu_user_us, (double)pf->cpu_user_ns / 1e3);
+	stats_stream_add(&o->cpu_sys_us, (double)pf->cpu_sys_ns / 1e3);
+	stats_stream_add(&o->ioctls, (double)ioctls);
+	stats_stream_add(&o->ioctl_us, (double)ioctl_ns / 1e3);
 	if (ioctls)
 		sw_syncobj_stats_add(&o->syncobj_total, &pf->syncobj);
 	frame_report_frame(o, pf, &out);
@@ -466,13 +615,13 @@ static void output_stats_free(struct sw_output_stats *o)
 	struct sw_pending_frame *pf, *tmp;
 	wl_list_for_each_safe(pf, tmp, &o->pending, link)
 		frame_finish(o, pf, NULL);
-	stats_sample_free(&o->interval_ms);
-	stats_sample_free(&o->render_ms);
-	stats_sample_free(&o->commit_ms);
-	stats_sample_free(&o->cpu_user_us);
-	stats_sample_free(&o->cpu_sys_us);
-	stats_sample_free(&o->ioctls);
-	stats_sample_free(&o->ioctl_us);
+	stats_stream_free(&o->interval_ms);
+	stats_stream_free(&o->render_ms);
+	stats_stream_free(&o->commit_ms);
+	stats_stream_free(&o->cpu_user_us);
+	stats_stream_free(&o->cpu_sys_us);
+	stats_stream_free(&o->ioctls);
+	stats_stream_free(&o->ioctl_us);
 	wl_list_remove(&o->link);
 	free(o);
 }
@@ -483,24 +632,60 @@ void sw_frame_stats_remove_output(struct sw_output_stats *o)
 	output_stats_free(o);
 }
 
-static int handle_report(void *data)
+static long rss_kb(void)
 {
-	struct sw_frame_stats *stats = data;
+	FILE *f = fopen("/proc/self/statm", "re");
+	long size, resident;
+	int n = f ? fscanf(f, "%ld %ld", &size, &resident) : 0;
+	if (f)
+		fclose(f);
+	return n == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : -1;
+}
+
+/* The report windows end: their lines are printed if a frame was
+ * presented or a commit shown in them (a login session's log gets nothing
+ * while the screen is idle), or always when asked. */
+static void report_windows(struct sw_frame_stats *stats, bool always)
+{
 	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
+	bool printed = false;
 	struct sw_output_stats *o;
 	wl_list_for_each(o, &stats->outputs, link) {
-		frame_report_window(o, now);
+		if (always || o->win_frames > 0 || stats->win_commits > 0) {
+			frame_report_window(o, now);
+			printed = true;
+		}
 		o->win_frames = 0;
 		o->win_cpu_ns = 0;
 		o->win_ioctls = 0;
 		o->win_ioctl_ns = 0;
 		o->win_start_ns = now;
 	}
+	if (printed || always) {
+		struct sw_process_sample sample = {
+			.rss_kb = rss_kb(),
+			.fds = count_fds(),
+			.syncobj_handles = sw_syncobj_stats_handles(&stats->server->syncobj_stats),
+		};
+		frame_report_process(&sample);
+	}
 	stats->win_commits = 0;
 	stats->win_present_ms_sum = 0;
 	if (stats->json)
 		fflush(stats->json);
+}
+
+static int handle_report(void *data)
+{
+	struct sw_frame_stats *stats = data;
+	report_windows(stats, false);
 	wl_event_source_timer_update(stats->report_timer, stats->server->options->report_interval_ms);
+	return 0;
+}
+
+static int handle_report_signal(int signal, void *data)
+{
+	report_windows(data, true);
 	return 0;
 }
 
@@ -514,6 +699,7 @@ struct sw_frame_stats *sw_frame_stats_create(struct sw_server *server)
 	stats->fds_before.total = stats->fds_after.total = -1;
 	wl_list_init(&stats->outputs);
 	wl_list_init(&stats->surfaces);
+	wl_list_init(&stats->clients);
 	wl_list_init(&stats->applied);
 	const char *path = server->options->stats_path;
 	if (path) {
@@ -534,6 +720,7 @@ struct sw_frame_stats *sw_frame_stats_create(struct sw_server *server)
 		stats->report_timer = wl_event_loop_add_timer(server->loop, handle_report, stats);
 		wl_event_source_timer_update(stats->report_timer, server->options->report_interval_ms);
 	}
+	stats->report_signal = wl_event_loop_add_signal(server->loop, SIGUSR1, handle_report_signal, stats);
 	return stats;
 }
 
@@ -558,27 +745,41 @@ void sw_frame_stats_destroy(struct sw_frame_stats *stats)
 		return;
 	if (stats->report_timer)
 		wl_event_source_remove(stats->report_timer);
+	if (stats->report_signal)
+		wl_event_source_remove(stats->report_signal);
 	wl_list_remove(&stats->new_surface.link);
 
 	struct sw_output_stats *o, *otmp;
 	wl_list_for_each_safe(o, otmp, &stats->outputs, link)
 		sw_frame_stats_remove_output(o);
 
-	frame_report_surfaces(stats);
+	/* Every client and its surfaces are gone by now, and the outputs'
+	 * last frames have let go of their commits; whatever is left is
+	 * folded the same way. */
+	struct sw_surface_totals *st, *sttmp;
+	wl_list_for_each_safe(st, sttmp, &stats->surfaces, link) {
+		st->refs = 1;
+		surface_totals_unref(stats, st);
+	}
+	struct sw_client_totals *c, *ctmp;
+	wl_list_for_each_safe(c, ctmp, &stats->clients, link) {
+		if (c->refs > 0) {
+			wl_list_remove(&c->destroy.link);
+			wl_list_init(&c->destroy.link);
+			c->refs = 1;
+			client_totals_unref(c);
+		}
+	}
+	frame_report_clients(stats);
 	frame_report_summary(stats);
 	if (stats->json)
 		fclose(stats->json);
-	struct sw_surface_totals *t, *ttmp;
-	wl_list_for_each_safe(t, ttmp, &stats->surfaces, link) {
-		stats_sample_free(&t->latency_ms);
-		stats_sample_free(&t->target_error_ms);
-		wl_list_remove(&t->link);
-		free(t);
-	}
-	stats_sample_free(&stats->target_error_ms);
-	stats_sample_free(&stats->acquire_ms);
-	stats_sample_free(&stats->apply_ms);
-	stats_sample_free(&stats->present_ms);
-	stats_sample_free(&stats->acquire_to_present_ms);
+	wl_list_for_each_safe(c, ctmp, &stats->clients, link)
+		client_totals_free(c);
+	stats_stream_free(&stats->target_error_ms);
+	stats_stream_free(&stats->acquire_ms);
+	stats_stream_free(&stats->apply_ms);
+	stats_stream_free(&stats->present_ms);
+	stats_stream_free(&stats->acquire_to_present_ms);
 	free(stats);
 }
