@@ -112,9 +112,11 @@ static int handle_connection(int fd, uint32_t mask, void *data)
 		}
 		if (listener->spare_fd < 0)
 			listener->spare_fd = open_spare();
-		/* libwayland owns client_fd from here, on failure too: one fd
-		 * short (its event loop duplicates client_fd), it closes it. */
+		/* One fd short (its event loop duplicates client_fd),
+		 * wl_client_create() fails and leaves client_fd open: its own
+		 * listener closes it then, and so must this one. */
 		if (!wl_client_create(listener->display, client_fd)) {
+			close(client_fd);
 			listener->refused++;
 			refuse(listener, errno);
 			return 0;

@@ -655,9 +655,8 @@ void fd_limit_tests(void)
 			"(limit %ld)", n, now.total, l.limit);
 		/* A connection costs two fds (the socket and the event loop's
 		 * duplicate), so the flood ends one short of the limit or at
-		 * it. One short, a compositor that accepts and then fails to
-		 * make the client closes it; at the limit its accept fails.
-		 * Both are tried: a dmabuf, one fd, takes the last one. */
+		 * it. Here the compositor's accept must fail: a dmabuf, one
+		 * fd, takes the last one (one fd left is the next subtest's). */
 		char no_dmabuf[128];
 		if (ct_fds_read(l.fds.pid, &now) && now.total == l.limit - 1 &&
 		    ct_dmabuf_usable(e.c, no_dmabuf, sizeof(no_dmabuf))) {
@@ -724,9 +723,90 @@ void fd_limit_tests(void)
 		ct_disconnect(e.c);
 		limited_end(&l, "after the connection flood left");
 	}
+	for (int i = 0; i < n; i++)
+		close(held[i]);
+	n = 0;
+	use_main_compositor();
+
+	/* With one fd left, accept() succeeds but the connection cannot
+	 * become a client (the event loop needs a second fd for it), and
+	 * wl_client_create() leaves its fd open: a compositor that does not
+	 * close it keeps it for good, and any client can repeat that until
+	 * the compositor sits at its limit. Connections (two fds each) and
+	 * dmabufs (one each) bring the compositor to one fd short. */
+	static struct ct_conn *filler;
+	ct_subtest("connection-with-one-fd-left-is-closed-not-leaked")
+	{
+		struct limited l;
+		limited_start(&l);
+		raise_own_fd_limit(l.limit * 2 + 256);
+		filler = ct_connect_with_manager();
+		char no_dmabuf[128];
+		if (!ct_dmabuf_usable(filler, no_dmabuf, sizeof(no_dmabuf)))
+			sw_skip("one fd short of the limit is reached with dmabufs: %s", no_dmabuf);
+		struct ct_fds now;
+		int64_t deadline = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
+		for (int want = 0;;) {
+			ct_roundtrip(filler);
+			if (!ct_fds_read(l.fds.pid, &now))
+				sw_fail("the compositor went away");
+			if (now.total >= l.limit - 3 || n >= (int)(sizeof(held) / sizeof(held[0])) - 16)
+				break;
+			/* Accepted in the compositor's own time: near the limit,
+			 * one at a time, each taken in before the next. */
+			if (now.total < want) {
+				if (ct_now_ns() > deadline)
+					sw_fail("%d connections: the compositor is at %d fds, not %d", n,
+						now.total, want);
+				ct_dispatch(filler, -1, 5);
+				continue;
+			}
+			int batch = now.total < l.limit - 64 ? 16 : 1;
+			for (int i = 0; i < batch; i++) {
+				if ((held[n] = raw_connect()) < 0)
+					sw_fail("connection %d refused at %d fds (limit %ld)", n, now.total,
+						l.limit);
+				n++;
+			}
+			want = now.total + 2 * batch;
+			deadline = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
+		}
+		for (int i = 0; now.total < l.limit - 1 && i < 8; i++) {
+			ct_buffer_of(filler, SW_BUFFER_DMABUF);
+			ct_roundtrip(filler);
+			if (!ct_fds_read(l.fds.pid, &now))
+				sw_fail("the compositor went away");
+		}
+		if (now.total != l.limit - 1)
+			sw_skip("could not bring the compositor to one fd short of its limit %ld (at %d)",
+				l.limit, now.total);
+		ct_note("%d connections and dmabufs took the compositor to %d fds, limit %ld", n,
+			now.total, l.limit);
+		int fd = raw_connect();
+		if (fd < 0)
+			sw_fail("with one fd left the connection was refused at connect: %s",
+				strerror(errno));
+		held[n++] = fd;
+		bool closed = false;
+		for (int64_t end = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
+		     !(closed = peer_closed(fd)) && ct_now_ns() < end;)
+			ct_dispatch(filler, -1, 10);
+		if (!closed)
+			sw_fail("with one fd left, a connection was accepted and left hanging for %d ms: "
+				"its fd is lost to the compositor", CT_DEADLINE_MS);
+		for (int i = 0; i < n; i++)
+			close(held[i]);
+		n = 0;
+		ct_disconnect(filler);
+		filler = NULL;
+		limited_end(&l, "after the connection with one fd left");
+	}
 	/* A failed check leaves them open otherwise. */
 	for (int i = 0; i < n; i++)
 		close(held[i]);
 	n = 0;
+	if (filler)
+		ct_disconnect(filler);
+	filler = NULL;
 	use_main_compositor();
 }
