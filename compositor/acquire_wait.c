@@ -2,11 +2,13 @@
  * whose point is not signalled yet locks its cached state; the oldest one
  * of each surface waits on an eventfd registered with SYNCOBJ_EVENTFD, and
  * when it fires, handle_wait_ready unlocks it and every later commit that
- * is ready by then. What one client may hold is capped (sw_sync_client,
- * over_cap), and what all of them hold together too, in waiting surfaces
- * (over_budget: the fds) and in commits (over_total: the memory): the
- * client holding the most is cut off. Without an eventfd to be had (the fd
- * limit), a wait is watched by polling its point instead (handle_poll). */
+ * is ready by then. The waiting surfaces one client may have are capped
+ * (sw_sync_client, over_cap), and those of all clients together too
+ * (over_budget: the fds): the client holding the most is cut off. The
+ * held commits themselves (the memory) are bounded with those fifo-v1 and
+ * commit-timing-v1 hold, in held_commits.c. Without an eventfd to be had
+ * (the fd limit), a wait is watched by polling its point instead
+ * (handle_poll). */
 #include "acquire_wait.h"
 
 #include <errno.h>
@@ -23,12 +25,13 @@
 
 #include "explicit_sync_internal.h"
 #include "frame_stats.h"
+#include "held_commits.h"
 #include "server.h"
 #include "syncobj.h"
 
-/* What one client's held commits cost the compositor, against its caps
- * (sw_options: max_held_commits, max_waiting_surfaces). Lives while the
- * client is connected or any of its waits is. */
+/* What one client's waits cost the compositor, against its cap
+ * (sw_options: max_waiting_surfaces). Lives while the client is connected
+ * or any of its waits is. */
 struct sw_sync_client {
 	struct wl_list link; /* sw_explicit_sync.clients */
 	struct wl_client *client; /* NULL once disconnected */
@@ -201,7 +204,6 @@ static void wait_destroy(struct sw_acquire_wait *wait)
 	wl_list_remove(&wait->link);
 	timeline_unref(wait->timeline);
 	wait->owner->held--;
-	wait->sync->held--;
 	sync_client_free_if_unused(wait->owner);
 	free(wait);
 	if (wl_list_empty(&queue->waits) && !queue->emptying)
@@ -350,19 +352,13 @@ static int handle_poll(void *data)
 	return 0;
 }
 
-/* Why a client may not hold another commit, or NULL. A held commit costs a
- * cached state, a buffer lock and a wait; the first one of a surface also
- * an eventfd and libwayland's duplicate of it. Unbounded, one client could
- * take every fd the compositor has. */
+/* Why a client may not have another waiting surface, or NULL. The first
+ * held commit of a surface costs an eventfd and libwayland's duplicate of
+ * it. Unbounded, one client could take every fd the compositor has. */
 static const char *over_cap(struct sw_explicit_sync *sync, const struct sw_sync_client *owner,
 			    bool needs_eventfd, char *buf, size_t len)
 {
 	const struct sw_options *options = sync->server->options;
-	if (options->max_held_commits > 0 && owner->held >= (size_t)options->max_held_commits) {
-		snprintf(buf, len, "more than %d commits waiting on acquire points (--max-held-commits)",
-			 options->max_held_commits);
-		return buf;
-	}
 	if (needs_eventfd && options->max_waiting_surfaces > 0 &&
 	    owner->watched >= (size_t)options->max_waiting_surfaces) {
 		snprintf(buf, len, "more than %d surfaces with commits waiting on acquire points "
@@ -372,64 +368,39 @@ static const char *over_cap(struct sw_explicit_sync *sync, const struct sw_sync_
 	return NULL;
 }
 
-/* The two bounds on what all clients hold together. */
-enum sw_total {
-	TOTAL_WAITING_SURFACES, /* --fd-headroom: each costs fds */
-	TOTAL_HELD_COMMITS,     /* --max-held-total: each costs memory */
-};
-
-static size_t client_holds(const struct sw_sync_client *c, enum sw_total total)
-{
-	return total == TOTAL_WAITING_SURFACES ? c->watched : c->held;
-}
-
-/* The connected client other than owner holding the most, or NULL. */
+/* The connected client other than owner with the most waiting surfaces,
+ * or NULL. */
 static struct sw_sync_client *heaviest_other(struct sw_explicit_sync *sync,
-					     const struct sw_sync_client *owner, enum sw_total total)
+					     const struct sw_sync_client *owner)
 {
 	struct sw_sync_client *heavy = NULL, *other;
 	wl_list_for_each(other, &sync->clients, link) {
-		if (other != owner && other->client &&
-		    (!heavy || client_holds(other, total) > client_holds(heavy, total)))
+		if (other != owner && other->client && (!heavy || other->watched > heavy->watched))
 			heavy = other;
 	}
 	return heavy;
 }
 
-/* What a client holding the most (holds) is told when all clients'
- * together reached a bound. */
-static const char *total_words(const struct sw_explicit_sync *sync, enum sw_total total,
-			       size_t holds, char *buf, size_t len)
+/* What a client with the most waiting surfaces (holds) is told when all
+ * clients' together reached the budget. libwayland cuts an error's text
+ * at 127 characters. */
+static const char *total_words(const struct sw_explicit_sync *sync, size_t holds, char *buf, size_t len)
 {
-	const struct sw_options *options = sync->server->options;
-	if (total == TOTAL_WAITING_SURFACES)
-		snprintf(buf, len, "waiting surfaces of all clients at the compositor's limit (%ld, "
-			 "--fd-headroom): this client holds the most (%zu)",
-			 options->max_waiting_total, holds);
-	else
-		/* libwayland cuts an error's text at 127 characters. */
-		snprintf(buf, len, "held commits of all clients at the compositor's limit (%ld, "
-			 "--max-held-total): this client holds the most (%zu)",
-			 options->max_held_total, holds);
+	snprintf(buf, len, "waiting surfaces of all clients at the compositor's limit (%ld, "
+		 "--fd-headroom): this client holds the most (%zu)",
+		 sync->server->options->max_waiting_total, holds);
 	return buf;
 }
 
-/* Cuts a client off for holding the most when all clients' together
- * reached a bound: it is told why, and goes at once, so that what it held
- * is free for the commit that found the bound reached. */
-static void cut_off(struct sw_explicit_sync *sync, struct sw_sync_client *heavy, enum sw_total total)
+/* Cuts a client off for holding the most when all clients' waiting
+ * surfaces reached the budget. */
+static void cut_off(struct sw_explicit_sync *sync, struct sw_sync_client *heavy)
 {
-	struct wl_client *client = heavy->client;
-	pid_t pid = 0;
-	wl_client_get_credentials(client, &pid, NULL, NULL);
 	char why[192];
-	total_words(sync, total, client_holds(heavy, total), why, sizeof(why));
-	wlr_log(WLR_ERROR, "explicit sync: client pid %d cut off: %s", (int)pid, why);
+	total_words(sync, heavy->watched, why, sizeof(why));
 	sync->counters.clients_cut_off++;
 	sync->counters.protocol_errors++;
-	wl_client_post_implementation_error(client, "%s", why);
-	wl_client_flush(client);
-	wl_client_destroy(client);
+	sw_client_cut_off(heavy->client, "explicit sync", why);
 }
 
 /* Another waiting surface for owner, with all clients' at the budget: the
@@ -443,35 +414,17 @@ static const char *over_budget(struct sw_explicit_sync *sync, struct sw_sync_cli
 	*poll_only = false;
 	if (budget <= 0 || sync->watched < (size_t)budget)
 		return NULL;
-	struct sw_sync_client *heavy = heaviest_other(sync, owner, TOTAL_WAITING_SURFACES);
+	struct sw_sync_client *heavy = heaviest_other(sync, owner);
 	size_t mine = owner->watched + 1;
 	if ((heavy ? heavy->watched : 0) <= SMALL_WAITER && mine <= SMALL_WAITER) {
 		*poll_only = true;
 		return NULL;
 	}
 	if (heavy && heavy->watched > mine) {
-		cut_off(sync, heavy, TOTAL_WAITING_SURFACES);
+		cut_off(sync, heavy);
 		return NULL;
 	}
-	return total_words(sync, TOTAL_WAITING_SURFACES, mine, buf, len);
-}
-
-/* Another held commit for owner, with all clients' at --max-held-total:
- * the client holding the most goes, as for the budget above (a held
- * commit costs no fd: there is nothing to poll instead). */
-static const char *over_total(struct sw_explicit_sync *sync, struct sw_sync_client *owner,
-			      char *buf, size_t len)
-{
-	long max = sync->server->options->max_held_total;
-	if (max <= 0 || sync->held < (size_t)max)
-		return NULL;
-	struct sw_sync_client *heavy = heaviest_other(sync, owner, TOTAL_HELD_COMMITS);
-	size_t mine = owner->held + 1;
-	if (heavy && heavy->held > mine) {
-		cut_off(sync, heavy, TOTAL_HELD_COMMITS);
-		return NULL;
-	}
-	return total_words(sync, TOTAL_HELD_COMMITS, mine, buf, len);
+	return total_words(sync, mine, buf, len);
 }
 
 bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
@@ -485,7 +438,7 @@ bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 	bool needs_eventfd = !surface_next_wait(sync, surface), poll_only = false;
 	if ((*cap = over_cap(sync, owner, needs_eventfd, cap_buf, cap_len)))
 		return false;
-	if ((*cap = over_total(sync, owner, cap_buf, cap_len)))
+	if ((*cap = sw_held_commits_check(sync->server->held_commits, surface, cap_buf, cap_len)))
 		return false;
 	if (needs_eventfd && (*cap = over_budget(sync, owner, &poll_only, cap_buf, cap_len)))
 		return false;
@@ -518,7 +471,6 @@ bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 		return false;
 	}
 	owner->held++;
-	sync->held++;
 	timeline_ref(timeline);
 	wait->seq = wlr_surface_lock_pending(surface);
 	wl_list_insert(queue->waits.prev, &wait->link);

@@ -4,7 +4,8 @@
  * client_commit: a commit whose target time is still ahead is held with
  * wlr_surface_lock_pending(); wlroots queues every later commit of the
  * surface behind it, which keeps the protocol's "applied in the order they
- * are received".
+ * are received". As many as held_commits.c lets the surface, its client and
+ * all clients hold; past that, the commit is refused with a protocol error.
  * latching: just before an output renders a frame, the held commits of the
  * surfaces on it whose target is not after that frame's presentation time
  * are unlocked, so that this frame shows them: the first frame presented
@@ -30,6 +31,7 @@
 
 #include "clock.h"
 #include "frame_stats.h"
+#include "held_commits.h"
 #include "commit-timing-v1-protocol.h"
 #include "server.h"
 
@@ -173,6 +175,8 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 		timer->manager->counters.targets_past++;
 		return;
 	}
+	if (!sw_held_commits_admit(timer->manager->server->held_commits, surface))
+		return;
 	struct sw_timed_commit *held = calloc(1, sizeof(*held));
 	if (!held) {
 		wl_client_post_no_memory(wl_resource_get_client(surface->resource));
@@ -200,8 +204,10 @@ static void commit_timer_destroy(struct sw_commit_timer *timer)
 		wl_resource_set_user_data(timer->resource, NULL);
 	/* The held cached states die with the surface; nothing to unlock. */
 	struct sw_timed_commit *held, *tmp;
-	wl_list_for_each_safe(held, tmp, &timer->held, link)
+	wl_list_for_each_safe(held, tmp, &timer->held, link) {
+		timer->manager->counters.commits_dropped++;
 		timed_commit_destroy(held);
+	}
 	wl_list_remove(&timer->client_commit.link);
 	wl_list_remove(&timer->link);
 	wlr_addon_finish(&timer->addon);

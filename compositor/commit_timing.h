@@ -11,8 +11,11 @@ struct sw_commit_timing_manager;
 struct wlr_output;
 
 struct sw_commit_timing_counters {
-	uint64_t commits_held;     /* target time still ahead at commit */
-	uint64_t commits_released; /* ... and applied once it came */
+	/* Since the start: commits held, their target time still ahead at
+	 * commit, and what became of them (the rest are held still). */
+	uint64_t commits_held;
+	uint64_t commits_released; /* applied once it came */
+	uint64_t commits_dropped;  /* with their surface */
 	uint64_t targets_past;     /* target time already past at commit */
 	uint64_t protocol_errors;
 };

@@ -43,7 +43,6 @@ struct sw_explicit_sync {
 	struct wl_list polled;
 	struct wl_event_source *poll_timer;
 	size_t watched; /* surfaces of all clients with a waiting commit */
-	size_t held;    /* commits of all clients waiting on an acquire point */
 	struct wl_list releases; /* sw_release.link */
 	struct wl_listener frames_retired;
 

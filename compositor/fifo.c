@@ -6,7 +6,8 @@
  *     on an output and not a synchronized subsurface, is held with
  *     wlr_surface_lock_pending() when a barrier is set, or when earlier
  *     commits are still cached (one of them may set one); held commits
- *     queue in order.
+ *     queue in order, as many as held_commits.c lets the surface, its
+ *     client and all clients hold (past that, a protocol error).
  *   commit (applied): set_barrier in the state just applied raises the
  *     barrier and asks the surface's outputs for a frame, so that the
  *     refresh which clears it comes even if nothing else changes.
@@ -32,6 +33,7 @@
 
 #include "clock.h"
 #include "fifo-v1-protocol.h"
+#include "held_commits.h"
 #include "server.h"
 
 #define MANAGER_VERSION 1
@@ -212,6 +214,8 @@ static void handle_client_commit(struct wl_listener *listener, void *data)
 	}
 	if (!fifo->barrier && held_count(fifo) == 0 && wl_list_empty(&surface->cached))
 		return;
+	if (!sw_held_commits_admit(fifo->manager->server->held_commits, surface))
+		return;
 	uint32_t *seq = wl_array_add(&fifo->held, sizeof(*seq));
 	if (!seq) {
 		wl_client_post_no_memory(wl_resource_get_client(surface->resource));
@@ -246,6 +250,7 @@ static void fifo_destroy(struct sw_fifo *fifo)
 	wlr_surface_synced_finish(&fifo->synced);
 	wl_event_source_remove(fifo->progress_timer);
 	/* The held cached states die with the surface; nothing to unlock. */
+	fifo->manager->counters.commits_dropped += held_count(fifo);
 	wl_array_release(&fifo->held);
 	free(fifo);
 }

@@ -13,8 +13,11 @@ struct wlr_output;
 struct sw_fifo_counters {
 	uint64_t barriers_set;
 	uint64_t barriers_timed_out; /* cleared without a refresh, to keep clients going */
-	uint64_t commits_held;       /* wait_barrier commits held for a refresh */
+	/* Since the start: wait_barrier commits held for a refresh, and what
+	 * became of them (the rest are held still). */
+	uint64_t commits_held;
 	uint64_t commits_released;
+	uint64_t commits_dropped;    /* with their surface */
 	uint64_t waits_ignored;      /* surface on no output, or a synchronized subsurface */
 	uint64_t protocol_errors;
 };

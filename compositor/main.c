@@ -39,6 +39,7 @@
 #include "explicit_sync.h"
 #include "fifo.h"
 #include "frame_stats.h"
+#include "held_commits.h"
 #include "layer_shell.h"
 #include "listen.h"
 #include "output_management.h"
@@ -57,13 +58,17 @@ static const char usage[] =
 	"      --output NAME:WxH[@HZ][,scale=S][,transform=T][,pos=X,Y]  or  --output NAME:off\n"
 	"                           configure an output (NAME * for any other); repeatable.\n"
 	"                           A mode that fails falls back to the output's other modes\n"
-	"      --max-held-commits N commits one client may have waiting on acquire points\n"
-	"                           (default 4096, 0: no cap); beyond, a protocol error\n"
-	"      --max-held-total N   commits all clients together may have waiting on acquire\n"
-	"                           points (default 16 times --max-held-commits, 65536;\n"
-	"                           0: no cap); beyond, the client holding the most is cut off\n"
-	"      --max-waiting-surfaces N  surfaces of one client with such commits (each costs\n"
-	"                           2 fds; default 256, 0: no cap); beyond, a protocol error\n"
+	"      --max-held-commits N commits one client may have held back (on acquire\n"
+	"                           points, fifo barriers, target times) or queued behind\n"
+	"                           held ones (default 4096, 0: no cap); beyond, a protocol\n"
+	"                           error\n"
+	"      --max-held-per-surface N  the same for one surface (default --max-held-commits)\n"
+	"      --max-held-total N   the same for all clients together (default 16 times\n"
+	"                           --max-held-commits, 65536; 0: no cap); beyond, the client\n"
+	"                           holding the most is cut off\n"
+	"      --max-waiting-surfaces N  surfaces of one client with commits waiting on acquire\n"
+	"                           points (each costs 2 fds; default 256, 0: no cap);\n"
+	"                           beyond, a protocol error\n"
 	"      --fd-headroom N      fds kept free below the fd limit for connections, buffers\n"
 	"                           and syncway's own; waiting surfaces of all clients get\n"
 	"                           the rest (default: a quarter of the limit, at least 128,\n"
@@ -105,8 +110,8 @@ static bool parse_size(const char *arg, struct sw_options *options)
 
 static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
 {
-	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_HELD_TOTAL,
-	       OPT_MAX_WAITING, OPT_FD_HEADROOM, OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC };
+	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_HELD_SURFACE,
+	       OPT_MAX_HELD_TOTAL, OPT_MAX_WAITING, OPT_FD_HEADROOM, OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC };
 	static const struct option longopts[] = {
 		{ "startup", required_argument, NULL, 's' },
 		{ "exit-with-client", no_argument, NULL, 'x' },
@@ -115,6 +120,7 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		{ "headless-size", required_argument, NULL, OPT_SIZE },
 		{ "outputs", required_argument, NULL, OPT_OUTPUTS },
 		{ "max-held-commits", required_argument, NULL, OPT_MAX_HELD },
+		{ "max-held-per-surface", required_argument, NULL, OPT_MAX_HELD_SURFACE },
 		{ "max-held-total", required_argument, NULL, OPT_MAX_HELD_TOTAL },
 		{ "max-waiting-surfaces", required_argument, NULL, OPT_MAX_WAITING },
 		{ "fd-headroom", required_argument, NULL, OPT_FD_HEADROOM },
@@ -161,14 +167,19 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 			}
 			break;
 		case OPT_MAX_HELD:
+		case OPT_MAX_HELD_SURFACE:
 		case OPT_MAX_WAITING: {
 			long n = strtol(optarg, &end, 10);
 			if (*end || n < 0 || n > 10000000) {
 				fprintf(stderr, "syncway: --%s wants a count (0: no cap), not '%s'\n",
-					c == OPT_MAX_HELD ? "max-held-commits" : "max-waiting-surfaces", optarg);
+					c == OPT_MAX_HELD ? "max-held-commits" :
+					c == OPT_MAX_HELD_SURFACE ? "max-held-per-surface" :
+					"max-waiting-surfaces", optarg);
 				return false;
 			}
-			*(c == OPT_MAX_HELD ? &options->max_held_commits : &options->max_waiting_surfaces) = (int)n;
+			*(c == OPT_MAX_HELD ? &options->max_held_commits :
+			  c == OPT_MAX_HELD_SURFACE ? &options->max_held_per_surface :
+			  &options->max_waiting_surfaces) = (int)n;
 			break;
 		}
 		case OPT_MAX_HELD_TOTAL: {
@@ -472,6 +483,7 @@ int main(int argc, char *argv[])
 {
 	struct sw_options options = {
 		.report_interval_ms = 5000,
+		.max_held_per_surface = -1,
 		.max_held_commits = 4096,
 		.max_held_total = -1,
 		.max_waiting_surfaces = 256,
@@ -485,6 +497,9 @@ int main(int argc, char *argv[])
 	 * must not leave a lower bound on all of them. */
 	if (options.max_held_total < 0)
 		options.max_held_total = 16L * options.max_held_commits;
+	/* One surface may hold what its client may, unless told less. */
+	if (options.max_held_per_surface < 0)
+		options.max_held_per_surface = options.max_held_commits;
 	if (!set_fd_budget(&options, raise_nofile_limit()))
 		return 2;
 	setup_realtime();
@@ -560,7 +575,8 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "syncway: linux-dmabuf: off (the renderer imports no dmabufs)\n");
 
 	server.frame_stats = sw_frame_stats_create(&server);
-	if (!server.frame_stats)
+	server.held_commits = sw_held_commits_create(&options);
+	if (!server.frame_stats || !server.held_commits)
 		return 1;
 	setup_explicit_sync(&server, where);
 	server.fifo = sw_fifo_manager_create(&server, env_switch("SYNCWAY_FIFO", "fifo-v1"));
@@ -622,6 +638,7 @@ int main(int argc, char *argv[])
 	/* Clients first: their surfaces release buffers, which signals release
 	 * points while the device and the event loop still exist. Xwayland is
 	 * one of them, with a window manager of its own to stop first. */
+	size_t held_at_exit = sw_held_commits_now(server.held_commits);
 	xwayland_finish(&server);
 	wl_display_destroy_clients(server.display);
 	if (server.explicit_sync) {
@@ -635,22 +652,34 @@ int main(int argc, char *argv[])
 	sw_fifo_manager_destroy(server.fifo, &fifo_counters);
 	server.fifo = NULL;
 	fprintf(stderr, "syncway: fifo: %llu barriers set (%llu cleared without a refresh), "
-		"%llu commits held, %llu released, %llu waits ignored, %llu protocol errors\n",
+		"%llu commits held since the start (%llu released, %llu dropped with their surfaces), "
+		"%llu waits ignored, %llu protocol errors\n",
 		(unsigned long long)fifo_counters.barriers_set,
 		(unsigned long long)fifo_counters.barriers_timed_out,
 		(unsigned long long)fifo_counters.commits_held,
 		(unsigned long long)fifo_counters.commits_released,
+		(unsigned long long)fifo_counters.commits_dropped,
 		(unsigned long long)fifo_counters.waits_ignored,
 		(unsigned long long)fifo_counters.protocol_errors);
 	struct sw_commit_timing_counters timing_counters;
 	sw_commit_timing_manager_destroy(server.commit_timing, &timing_counters);
 	server.commit_timing = NULL;
-	fprintf(stderr, "syncway: commit timing: %llu commits held for their target time, %llu "
-		"released, %llu targets already past, %llu protocol errors\n",
+	fprintf(stderr, "syncway: commit timing: %llu commits held for their target time since the "
+		"start (%llu released, %llu dropped with their surfaces), %llu targets already past, "
+		"%llu protocol errors\n",
 		(unsigned long long)timing_counters.commits_held,
 		(unsigned long long)timing_counters.commits_released,
+		(unsigned long long)timing_counters.commits_dropped,
 		(unsigned long long)timing_counters.targets_past,
 		(unsigned long long)timing_counters.protocol_errors);
+	struct sw_held_commits_counters held_counters;
+	sw_held_commits_destroy(server.held_commits, &held_counters);
+	server.held_commits = NULL;
+	fprintf(stderr, "syncway: held commits: %zu held back or queued behind held ones at exit "
+		"(dropped with their clients), at most %llu at once; %llu refused past a cap, "
+		"%llu clients cut off at --max-held-total\n", held_at_exit,
+		(unsigned long long)held_counters.most, (unsigned long long)held_counters.refused,
+		(unsigned long long)held_counters.clients_cut_off);
 	sw_frame_stats_mark_fds(server.frame_stats, true);
 	input_finish(&server);
 	decoration_finish(&server);

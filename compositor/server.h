@@ -16,6 +16,7 @@
 struct sw_explicit_sync;
 struct sw_fifo_manager;
 struct sw_commit_timing_manager;
+struct sw_held_commits;
 struct sw_frame_stats;
 struct sw_listener;
 struct sw_output_stats;
@@ -33,8 +34,11 @@ struct sw_options {
 	struct sw_output_config outputs[16]; /* --output, in the order given */
 	size_t n_outputs;
 	int report_interval_ms;       /* the "N frames in 5.0 seconds" lines */
-	int max_held_commits;         /* per client, waiting on acquire points; 0: no cap */
-	long max_held_total;          /* all clients together, the same; 0: no cap, -1: unset */
+	/* Commits held back (acquire points, fifo barriers, target times) or
+	 * queued behind held ones (held_commits.c); 0: no cap. */
+	int max_held_per_surface;     /* per surface; -1: unset */
+	int max_held_commits;         /* per client */
+	long max_held_total;          /* all clients together; -1: unset */
 	int max_waiting_surfaces;     /* per client, surfaces with such a commit; 0: no cap */
 	long fd_headroom;             /* --fd-headroom; -1 until set_fd_budget() */
 	/* Of all clients together, from the fd limit less the headroom; 0: no
@@ -80,6 +84,8 @@ struct sw_server {
 	struct sw_explicit_sync *explicit_sync; /* NULL: protocol not offered */
 	struct sw_fifo_manager *fifo;
 	struct sw_commit_timing_manager *commit_timing;
+	/* The bounds on held commits, for the three protocols above. */
+	struct sw_held_commits *held_commits;
 	struct sw_frame_stats *frame_stats;
 
 	struct wl_list outputs; /* sw_output.link */

@@ -14,8 +14,15 @@
  * SYNCWAY_CONFORMANCE_EXPECT_TEARING=1: the compositor is known to honour
  * the async hint of a fullscreen window on its output (syncway headless),
  * so those frames must be presented without the vsync flag; elsewhere the
- * hint may be declined and the flags are only noted. */
+ * hint may be declined and the flags are only noted.
+ *
+ * SYNCWAY_PACING_HELD_DISPLAY, with SYNCWAY_PACING_HELD_SURFACE, _CLIENT
+ * and _TOTAL: a compositor with small caps on the commits a surface, a
+ * client and all clients may hold back (syncway's --max-held-per-surface,
+ * --max-held-commits, --max-held-total; run-in-guest starts one), for the
+ * held-commit subtests; skipped without it. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,6 +435,204 @@ static void timing_tests(void)
 	}
 }
 
+/* --- held commits ------------------------------------------------------- */
+
+/* The caps of the compositor at $SYNCWAY_PACING_HELD_DISPLAY. */
+struct held_caps {
+	const char *display;
+	int surface, client, total;
+};
+
+static struct held_caps need_held_compositor(void)
+{
+	struct held_caps caps = {
+		.display = getenv("SYNCWAY_PACING_HELD_DISPLAY"),
+		.surface = ct_env_int("SYNCWAY_PACING_HELD_SURFACE", 0),
+		.client = ct_env_int("SYNCWAY_PACING_HELD_CLIENT", 0),
+		.total = ct_env_int("SYNCWAY_PACING_HELD_TOTAL", 0),
+	};
+	if (!caps.display || !*caps.display || caps.surface <= 0 || caps.client <= caps.surface ||
+	    caps.total <= caps.client)
+		sw_skip("SYNCWAY_PACING_HELD_DISPLAY and its caps (surface < client < total) unset: "
+			"needs a compositor with small caps on held commits (run-in-guest starts one)");
+	return caps;
+}
+
+/* A role-less surface whose commits carry a target time 10^6 s ahead:
+ * every one is held (a surface on no output is not exempt from targets). */
+struct timed_holder {
+	struct ct_window *w;
+	struct wp_commit_timer_v1 *timer;
+};
+
+static struct timed_holder timed_holder(struct ct_conn *c)
+{
+	struct timed_holder h = { .w = ct_bare_surface(c) };
+	h.timer = get_timer(h.w);
+	return h;
+}
+
+static void held_commit(struct ct_conn *c, struct timed_holder *h)
+{
+	set_target(h->timer, sw_display_now_ns(c->d) + 1000000 * 1000000000LL);
+	wl_surface_commit(h->w->win.surface);
+}
+
+static void need_alive(struct ct_conn *c, const char *what)
+{
+	if (!ct_try_roundtrip(c))
+		sw_fail("%s: refused (\"%s\")", what, ct_last_log());
+}
+
+/* The compositor must have refused what c just committed with
+ * wl_display's implementation error naming option. */
+static void need_refused(struct ct_conn *c, const char *option, const char *what)
+{
+	if (ct_try_roundtrip(c))
+		sw_fail("%s: accepted, no protocol error", what);
+	const struct wl_interface *iface = NULL;
+	uint32_t code = wl_display_get_protocol_error(c->d->display, &iface, NULL);
+	if (iface != &wl_display_interface || code != WL_DISPLAY_ERROR_IMPLEMENTATION)
+		sw_fail("%s: error %u on %s, expected wl_display.implementation (\"%s\")", what, code,
+			iface ? iface->name : "?", ct_last_log());
+	if (!strstr(ct_last_log(), option))
+		sw_fail("%s: the error does not name %s: \"%s\"", what, option, ct_last_log());
+	ct_note("%s: \"%s\"", what, ct_last_log());
+}
+
+/* The compositor holds a content update back until a barrier clears or
+ * its target time comes, and wlroots queues every later update of the
+ * surface behind it: each costs memory until it applies. Unbounded, a
+ * client committing ahead took syncway to 1.34 GB. */
+static void held_tests(void)
+{
+	ct_subtest("commit-timing-held-commits-past-the-surface-cap-get-a-protocol-error")
+	{
+		struct held_caps caps = need_held_compositor();
+		struct ct_conn *c = ct_connect_to(caps.display);
+		struct timed_holder h = timed_holder(c);
+		for (int i = 0; i < caps.surface; i++)
+			held_commit(c, &h);
+		need_alive(c, "commits held for a target time, as many as the surface cap");
+		held_commit(c, &h);
+		need_refused(c, "--max-held-per-surface", "one held commit more");
+	}
+
+	/* What the measurement above did: one target time far ahead, then
+	 * plain commits, every one queued behind it. */
+	ct_subtest("commit-timing-commits-queued-behind-a-held-one-count-against-the-cap")
+	{
+		struct held_caps caps = need_held_compositor();
+		struct ct_conn *c = ct_connect_to(caps.display);
+		struct timed_holder h = timed_holder(c);
+		held_commit(c, &h);
+		for (int i = 1; i < caps.surface; i++)
+			wl_surface_commit(h.w->win.surface);
+		need_alive(c, "one commit held for its target, plain ones behind it up to the surface cap");
+		wl_surface_commit(h.w->win.surface);
+		need_refused(c, "--max-held-per-surface", "one plain commit more behind it");
+	}
+
+	/* Every commit sets a barrier and waits on the one before: each is
+	 * held until a refresh (the compositor draws ten a second), so a
+	 * burst of twice the cap overruns it. */
+	ct_subtest("fifo-held-commits-past-the-surface-cap-get-a-protocol-error")
+	{
+		struct held_caps caps = need_held_compositor();
+		struct ct_conn *c = ct_connect_to(caps.display);
+		struct wp_fifo_v1 *fifo;
+		struct ct_window *w = shown_toplevel(c, &fifo);
+		for (int i = 0; i < caps.surface / 2; i++) {
+			wp_fifo_v1_set_barrier(fifo);
+			wp_fifo_v1_wait_barrier(fifo);
+			wl_surface_commit(w->win.surface);
+		}
+		need_alive(c, "fifo commits held, half the surface cap");
+		for (int i = 0; i < 2 * caps.surface; i++) {
+			wp_fifo_v1_set_barrier(fifo);
+			wp_fifo_v1_wait_barrier(fifo);
+			wl_surface_commit(w->win.surface);
+		}
+		need_refused(c, "--max-held-per-surface", "a burst of fifo commits, twice the surface cap");
+	}
+
+	/* Surfaces each below their cap, together past the client's; once the
+	 * client is gone, what it held is counted out: another holds as much. */
+	ct_subtest("held-commits-past-the-client-cap-get-a-protocol-error")
+	{
+		struct held_caps caps = need_held_compositor();
+		int per = caps.surface - 1, surfaces = (caps.client + per - 1) / per;
+		for (int round = 0; round < 2; round++) {
+			struct ct_conn *c = ct_connect_to(caps.display);
+			int held = 0;
+			for (int s = 0; s < surfaces; s++) {
+				struct timed_holder h = timed_holder(c);
+				for (int i = 0; i < per && held < caps.client; i++, held++)
+					held_commit(c, &h);
+			}
+			need_alive(c, round ? "a client holding the client cap, after one that did left" :
+					      "commits held on several surfaces, as many as the client cap");
+			if (round) {
+				ct_disconnect(c);
+				break;
+			}
+			struct timed_holder h = timed_holder(c);
+			held_commit(c, &h);
+			need_refused(c, "--max-held-commits", "one held commit more, on another surface");
+			ct_disconnect(c);
+		}
+	}
+
+	/* Two clients together past the total, each below its cap: the one
+	 * holding the most is cut off, not the one committing, and a third
+	 * client's commit with a near target time is still presented. */
+	ct_subtest("held-commits-of-all-clients-past-the-total-cut-the-heaviest")
+	{
+		struct held_caps caps = need_held_compositor();
+		struct ct_conn *a = ct_connect_to(caps.display), *b = ct_connect_to(caps.display);
+		struct ct_conn *e = ct_connect_to(caps.display);
+		struct ct_window *ew = ct_toplevel(e);
+		struct wp_commit_timer_v1 *et = get_timer(ew);
+		ct_need_presented(e, ct_commit_buffer(ew, ct_buffer(e), NULL, 0, NULL, 0), "the bystander's first buffer");
+		int per = caps.surface - 1, heavy = caps.client - 1, held_b = 0;
+		for (int held = 0; held < heavy;) {
+			struct timed_holder h = timed_holder(a);
+			for (int i = 0; i < per && held < heavy; i++, held++)
+				held_commit(a, &h);
+		}
+		need_alive(a, "the first client holding commits, below its cap");
+		struct timed_holder hb = timed_holder(b);
+		bool a_alive = true;
+		while (a_alive && held_b < caps.total) {
+			if (held_b % per == per - 1)
+				hb = timed_holder(b);
+			held_commit(b, &hb);
+			held_b++;
+			if (held_b + heavy >= caps.total - 2) {
+				need_alive(b, "the second client, committing past the total");
+				a_alive = ct_try_roundtrip(a);
+			}
+		}
+		ct_note("client A held %d commits, client B %d when A was %s", heavy, held_b,
+			a_alive ? "still connected" : "cut off");
+		if (a_alive)
+			sw_fail("all clients' held commits reached %d, past the total of %d, and the client "
+				"holding %d was not cut off", heavy + held_b, caps.total, heavy);
+		const struct wl_interface *iface = NULL;
+		uint32_t code = wl_display_get_protocol_error(a->d->display, &iface, NULL);
+		if (iface != &wl_display_interface || code != WL_DISPLAY_ERROR_IMPLEMENTATION ||
+		    !strstr(ct_last_log(), "--max-held-total"))
+			sw_fail("the client holding the most was cut off with error %u on %s, not "
+				"wl_display.implementation naming --max-held-total (\"%s\")", code,
+				iface ? iface->name : "?", ct_last_log());
+		need_alive(b, "the client that committed, holding less, after the other was cut off");
+		int64_t target = sw_display_now_ns(e->d) + (int64_t)ct_ms(100) * 1000000;
+		set_target(et, target);
+		need_not_before(e, ct_commit_buffer(ew, ct_buffer(e), NULL, 0, NULL, 0), target,
+				"a bystander's commit with a target time, after the cut-off");
+	}
+}
+
 static struct wp_tearing_control_manager_v1 *tearing_manager(struct ct_conn *c)
 {
 	const struct sw_display_global *g =
@@ -505,6 +710,7 @@ int main(int argc, char **argv)
 	object_tests();
 	barrier_tests();
 	timing_tests();
+	held_tests();
 	tearing_tests();
 	ct_end();
 	return sw_test_exit();
