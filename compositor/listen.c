@@ -12,6 +12,11 @@
  *     again; then the socket is left alone for a little while, so that a
  *     flood of connection attempts costs a few system calls per attempt
  *     and no busy loop;
+ *   - a connection is refused too when it would leave fewer than the
+ *     reserve of fds free: connected clients keep that much room for the
+ *     fds they send (shm pools, dmabufs, clipboard pipes), which the
+ *     kernel drops at the limit, and libwayland then disconnects whichever
+ *     client sent them;
  *   - the first refusal and the first accept after refusals are logged,
  *     one line each per episode, not one per attempt. */
 #include "listen.h"
@@ -23,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -41,6 +47,8 @@ struct sw_listener {
 	char lock_path[sizeof(((struct sockaddr_un *)0)->sun_path) + 8];
 	int fd, lock_fd;
 	int spare_fd; /* /dev/null, given up to refuse a connection at the limit */
+	long reserve;        /* fds kept for connected clients */
+	long first_reserved; /* fd numbers from here on are the reserve; 0: none */
 	struct wl_event_source *source;
 	struct wl_event_source *resume_timer;
 	bool at_limit;          /* an episode of refusals is going on */
@@ -65,14 +73,16 @@ static int handle_resume(void *data)
 	return 0;
 }
 
-/* Out of fds: the queued connections are closed rather than left to make
- * the socket readable again at once. */
+/* Out of fds (err), or into the reserve (0): the queued connections are
+ * closed rather than left to make the socket readable again at once. */
 static void refuse(struct sw_listener *listener, int err)
 {
-	if (!listener->at_limit) {
+	if (!listener->at_limit && err)
 		fprintf(stderr, "syncway: at the fd limit (%s): refusing connections\n", strerror(err));
-		listener->at_limit = true;
-	}
+	else if (!listener->at_limit)
+		fprintf(stderr, "syncway: near the fd limit (the last %ld fds are kept for connected "
+			"clients): refusing connections\n", listener->reserve);
+	listener->at_limit = true;
 	for (int i = 0; i < ACCEPTS_PER_WAKE; i++) {
 		if (listener->spare_fd >= 0) {
 			close(listener->spare_fd);
@@ -102,6 +112,15 @@ static int handle_connection(int fd, uint32_t mask, void *data)
 				refuse(listener, errno);
 			else if (errno != EAGAIN)
 				fprintf(stderr, "syncway: accepting a connection: %s\n", strerror(errno));
+			return 0;
+		}
+		/* accept() returns the lowest free fd: at or past the reserve,
+		 * that many fds and more are taken, and a client made of it
+		 * would eat into its room. */
+		if (listener->first_reserved > 0 && client_fd >= listener->first_reserved) {
+			close(client_fd);
+			listener->refused++;
+			refuse(listener, 0);
 			return 0;
 		}
 		if (listener->at_limit) {
@@ -172,7 +191,7 @@ static bool listen_on(struct sw_listener *listener, const char *dir, int n)
 	return false;
 }
 
-struct sw_listener *sw_listener_create(struct wl_display *display)
+struct sw_listener *sw_listener_create(struct wl_display *display, long reserve)
 {
 	const char *dir = getenv("XDG_RUNTIME_DIR");
 	if (!dir || !*dir) {
@@ -184,6 +203,12 @@ struct sw_listener *sw_listener_create(struct wl_display *display)
 		return NULL;
 	listener->display = display;
 	listener->fd = listener->lock_fd = -1;
+	struct rlimit limit;
+	if (reserve > 0 && getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+	    (long)limit.rlim_cur > reserve) {
+		listener->reserve = reserve;
+		listener->first_reserved = (long)limit.rlim_cur - reserve;
+	}
 	for (int n = 0; n <= 32 && listener->fd < 0; n++)
 		listen_on(listener, dir, n);
 	if (listener->fd < 0) {

@@ -603,7 +603,12 @@ int main(int argc, char *argv[])
 	if (!options.no_xwayland)
 		xwayland_init(&server);
 
-	server.listener = sw_listener_create(server.display);
+	/* The last quarter of the headroom: fds that connected clients send
+	 * (buffers, pipes) are dropped by the kernel at the limit, which
+	 * costs the sender its connection. The rest of the headroom is for
+	 * the connections themselves and syncway's own fds. */
+	server.listener = sw_listener_create(server.display,
+					     options.fd_headroom > 0 ? options.fd_headroom / 4 : 0);
 	if (!server.listener) {
 		fprintf(stderr, "syncway: cannot create a Wayland socket (is XDG_RUNTIME_DIR set "
 			"and writable?)\n");

@@ -377,6 +377,18 @@ static void holder_commit(struct attacker *a, struct ct_window *w, bool roundtri
 		attacker_alive(a);
 }
 
+/* After a subtest of connections, whether it passed or failed: closes
+ * them, and the client it used for the rest. */
+static void flood_end(int *fds, int *n, struct ct_conn **client)
+{
+	for (int i = 0; i < *n; i++)
+		close(fds[i]);
+	*n = 0;
+	if (*client)
+		ct_disconnect(*client);
+	*client = NULL;
+}
+
 void fd_limit_tests(void)
 {
 	/* Eight clients whose waiting surfaces (two fds each) would together
@@ -648,23 +660,11 @@ void fd_limit_tests(void)
 			if (now.total >= l.limit - 2 || n > l.limit + 512)
 				full = true;
 		}
-		if (now.total < l.limit - 16 && !refused)
+		if (now.total < l.limit / 2 && !refused)
 			sw_fail("%d connections took the compositor to %d fds only, its limit being %ld",
 				n, now.total, l.limit);
 		ct_note("%d connections opened before the compositor stopped taking them: fds %d "
 			"(limit %ld)", n, now.total, l.limit);
-		/* A connection costs two fds (the socket and the event loop's
-		 * duplicate), so the flood ends one short of the limit or at
-		 * it. Here the compositor's accept must fail: a dmabuf, one
-		 * fd, takes the last one (one fd left is the next subtest's). */
-		char no_dmabuf[128];
-		if (ct_fds_read(l.fds.pid, &now) && now.total == l.limit - 1 &&
-		    ct_dmabuf_usable(e.c, no_dmabuf, sizeof(no_dmabuf))) {
-			ct_buffer_of(e.c, SW_BUFFER_DMABUF);
-			ct_roundtrip(e.c);
-			if (ct_fds_read(l.fds.pid, &now))
-				ct_note("one fd was left: a dmabuf took it, fds %d", now.total);
-		}
 
 		/* Two more seconds of attempts, one every 5 ms. */
 		long long before = cpu_ticks(l.fds.pid);
@@ -723,17 +723,81 @@ void fd_limit_tests(void)
 		ct_disconnect(e.c);
 		limited_end(&l, "after the connection flood left");
 	}
-	for (int i = 0; i < n; i++)
-		close(held[i]);
-	n = 0;
+	/* A failed check leaves them open otherwise. */
+	static struct ct_conn *none;
+	flood_end(held, &n, &none);
+	use_main_compositor();
+
+	/* Connections take fds two at a time until the compositor stops
+	 * taking them; then a client connected before sends fds (wl_shm
+	 * pools) and must stay connected: the kernel drops fds sent to a
+	 * process at its limit, and libwayland disconnects the client whose
+	 * fds were dropped. So connections must stop short of the limit. */
+	static struct ct_conn *sender;
+	ct_subtest("clients-keep-room-for-fds-they-send-when-connections-flood")
+	{
+		struct limited l;
+		limited_start(&l);
+		raise_own_fd_limit(l.limit * 2 + 256);
+		struct bystander e;
+		bystander_start(&e);
+		sender = ct_connect();
+		ct_roundtrip(sender);
+		struct ct_fds now = l.fds.base;
+		int64_t quiet_since = ct_now_ns();
+		int last = now.total;
+		bool refused = false;
+		while (!refused && n < (int)(sizeof(held) / sizeof(held[0])) - 32) {
+			for (int i = 0; i < 16; i++) {
+				int fd = raw_connect();
+				if (fd < 0) {
+					refused = true;
+					break;
+				}
+				held[n++] = fd;
+			}
+			ct_dispatch(e.c, -1, 20);
+			for (int i = n - 16; i >= 0 && i < n; i++)
+				refused = refused || peer_closed(held[i]);
+			if (!ct_fds_read(l.fds.pid, &now))
+				sw_fail("the compositor went away");
+			/* At the limit, accept() fails and nothing is closed. */
+			if (now.total != last)
+				quiet_since = ct_now_ns();
+			last = now.total;
+			if (now.total >= l.limit - 1 || ct_now_ns() - quiet_since > 1000000000LL)
+				break;
+		}
+		ct_note("%d connections took the compositor to %d fds (limit %ld)%s", n, now.total,
+			l.limit, refused ? ", then it closed them" : "");
+		int pools = 0;
+		for (; pools < 32; pools++) {
+			ct_buffer_of(sender, SW_BUFFER_SHM);
+			if (wl_display_roundtrip(sender->d->display) < 0)
+				break;
+		}
+		if (pools < 32)
+			sw_fail("a connected client was disconnected (%s) sending wl_shm pool %d with the "
+				"compositor at %d of %ld fds after a connection flood",
+				strerror(wl_display_get_error(sender->d->display)), pools + 1, now.total,
+				l.limit);
+		if (ct_fds_read(l.fds.pid, &now))
+			ct_note("32 wl_shm pools sent: the compositor at %d fds", now.total);
+		bystander_frame(&e, "a waiting commit after the connection flood");
+		flood_end(held, &n, &sender);
+		ct_disconnect(e.c);
+		limited_end(&l, "after the connection flood and the wl_shm pools");
+	}
+	flood_end(held, &n, &sender);
 	use_main_compositor();
 
 	/* With one fd left, accept() succeeds but the connection cannot
 	 * become a client (the event loop needs a second fd for it), and
 	 * wl_client_create() leaves its fd open: a compositor that does not
 	 * close it keeps it for good, and any client can repeat that until
-	 * the compositor sits at its limit. Connections (two fds each) and
-	 * dmabufs (one each) bring the compositor to one fd short. */
+	 * the compositor sits at its limit. Connections (two fds each, until
+	 * the compositor takes no more) and dmabufs (one each) bring the
+	 * compositor to one fd short. */
 	static struct ct_conn *filler;
 	ct_subtest("connection-with-one-fd-left-is-closed-not-leaked")
 	{
@@ -746,11 +810,18 @@ void fd_limit_tests(void)
 			sw_skip("one fd short of the limit is reached with dmabufs: %s", no_dmabuf);
 		struct ct_fds now;
 		int64_t deadline = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
-		for (int want = 0;;) {
+		for (int want = 0, batch = 0;;) {
 			ct_roundtrip(filler);
 			if (!ct_fds_read(l.fds.pid, &now))
 				sw_fail("the compositor went away");
 			if (now.total >= l.limit - 3 || n >= (int)(sizeof(held) / sizeof(held[0])) - 16)
+				break;
+			/* Refused: the compositor keeps the rest for the fds its
+			 * clients send; dmabufs take it from here. */
+			bool refused = false;
+			for (int i = n - batch; i < n; i++)
+				refused = refused || peer_closed(held[i]);
+			if (refused)
 				break;
 			/* Accepted in the compositor's own time: near the limit,
 			 * one at a time, each taken in before the next. */
@@ -761,7 +832,7 @@ void fd_limit_tests(void)
 				ct_dispatch(filler, -1, 5);
 				continue;
 			}
-			int batch = now.total < l.limit - 64 ? 16 : 1;
+			batch = now.total < l.limit / 2 ? 16 : 1;
 			for (int i = 0; i < batch; i++) {
 				if ((held[n] = raw_connect()) < 0)
 					sw_fail("connection %d refused at %d fds (limit %ld)", n, now.total,
@@ -771,7 +842,7 @@ void fd_limit_tests(void)
 			want = now.total + 2 * batch;
 			deadline = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
 		}
-		for (int i = 0; now.total < l.limit - 1 && i < 8; i++) {
+		for (int i = 0; now.total < l.limit - 1 && i < 1024; i++) {
 			ct_buffer_of(filler, SW_BUFFER_DMABUF);
 			ct_roundtrip(filler);
 			if (!ct_fds_read(l.fds.pid, &now))
@@ -794,19 +865,9 @@ void fd_limit_tests(void)
 		if (!closed)
 			sw_fail("with one fd left, a connection was accepted and left hanging for %d ms: "
 				"its fd is lost to the compositor", CT_DEADLINE_MS);
-		for (int i = 0; i < n; i++)
-			close(held[i]);
-		n = 0;
-		ct_disconnect(filler);
-		filler = NULL;
+		flood_end(held, &n, &filler);
 		limited_end(&l, "after the connection with one fd left");
 	}
-	/* A failed check leaves them open otherwise. */
-	for (int i = 0; i < n; i++)
-		close(held[i]);
-	n = 0;
-	if (filler)
-		ct_disconnect(filler);
-	filler = NULL;
+	flood_end(held, &n, &filler);
 	use_main_compositor();
 }
