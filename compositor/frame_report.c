@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "json.h"
+#include "loop_stats.h"
 #include "server.h"
 
 static const char *const commit_fate_names[] = {
@@ -144,8 +145,11 @@ void frame_report_window(const struct sw_output_stats *o, int64_t now)
 void frame_report_process(const struct sw_process_sample *p)
 {
 	fprintf(stderr, "syncway: process: rss %ld KB; %d fds (%d sockets, %d eventfds); "
-		"syncobj handles %lld\n", p->rss_kb, p->fds.total, p->fds.sockets, p->fds.eventfd,
+		"syncobj handles %lld", p->rss_kb, p->fds.total, p->fds.sockets, p->fds.eventfd,
 		(long long)p->syncobj_handles);
+	if (p->longest_turn_ms >= 0)
+		fprintf(stderr, "; longest dispatch %.1f ms", p->longest_turn_ms);
+	fputc('\n', stderr);
 }
 
 /* (N-1)/(t_N-t_1) over the presented frames; 0 before the second. */
@@ -325,6 +329,8 @@ void frame_report_summary(const struct sw_frame_stats *stats)
 	fprintf(f, ",\"fds_before\":%d,\"fds_after\":%d,\"fds_leaked_sync\":%d,"
 		"\"fds_leaked_sockets\":%d", b->total, a->total, (a->eventfd - b->eventfd) +
 		(a->syncobj - b->syncobj) + (a->sync_file - b->sync_file), a->sockets - b->sockets);
+	if (stats->server->loop_stats)
+		sw_loop_stats_write_json(stats->server->loop_stats, f);
 	if (stats->have_sync_counters) {
 		fputs(",\"explicit_sync\":", f);
 		sw_explicit_sync_counters_write_json(f, &stats->sync_counters);

@@ -144,6 +144,7 @@ struct sw_process_sample {
 	long rss_kb;               /* -1: unknown */
 	struct sw_fd_count fds;
 	int64_t syncobj_handles;   /* sw_syncobj_stats_handles() */
+	double longest_turn_ms;    /* of the event loop in the window; < 0: not measured */
 };
 
 struct sw_frame_stats {

@@ -35,6 +35,7 @@
 
 #include "clock.h"
 #include "frame_report.h"
+#include "loop_stats.h"
 #include "server.h"
 #include "vblank.h"
 
@@ -666,6 +667,8 @@ static void report_windows(struct sw_frame_stats *stats, bool always)
 			.rss_kb = rss_kb(),
 			.fds = count_fds(),
 			.syncobj_handles = sw_syncobj_stats_handles(&stats->server->syncobj_stats),
+			.longest_turn_ms = stats->server->loop_stats ?
+				sw_loop_stats_take_window_max(stats->server->loop_stats) : -1,
 		};
 		frame_report_process(&sample);
 	}

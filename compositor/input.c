@@ -17,12 +17,14 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_virtual_keyboard_v1.h>
+#include <wlr/types/wlr_virtual_pointer_v1.h>
 #include <wlr/types/wlr_xcursor_manager.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/edges.h>
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "loop_stats.h"
 #include "server.h"
 
 /* The modifier for compositor bindings and alt+drag. */
@@ -96,18 +98,20 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data)
 	}
 }
 
-/* The XKB_DEFAULT_* environment variables choose the layout. */
-static void keyboard_set_default_keymap(struct wlr_keyboard *wlr_keyboard)
+/* The keymap of every keyboard that brings none: the XKB_DEFAULT_*
+ * environment variables choose the layout, so there is one, compiled at
+ * start-up. Compiled again for each keyboard plugged in, it made a long
+ * turn of the event loop (compositor/tests/stalls.sh). NULL when it cannot
+ * be compiled. */
+static struct xkb_keymap *compile_default_keymap(void)
 {
 	struct xkb_context *context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
 	struct xkb_keymap *keymap = context ?
 		xkb_keymap_new_from_names(context, NULL, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
-	if (keymap)
-		wlr_keyboard_set_keymap(wlr_keyboard, keymap);
-	else
-		wlr_log(WLR_ERROR, "%s: cannot compile a keymap", wlr_keyboard->base.name);
-	xkb_keymap_unref(keymap);
+	if (!keymap)
+		wlr_log(WLR_ERROR, "cannot compile the default keymap (XKB_DEFAULT_*)");
 	xkb_context_unref(context);
+	return keymap;
 }
 
 /* The seat always has a keyboard: clients may ask for wl_keyboard whatever
@@ -141,7 +145,7 @@ static void handle_keyboard_destroy(struct wl_listener *listener, void *data)
 	seat_update_keyboard(server);
 }
 
-static void new_keyboard(struct sw_server *server, struct wlr_input_device *device)
+static void new_keyboard(struct sw_server *server, struct wlr_input_device *device, bool is_virtual)
 {
 	struct wlr_keyboard *wlr_keyboard = wlr_keyboard_from_input_device(device);
 
@@ -152,9 +156,10 @@ static void new_keyboard(struct sw_server *server, struct wlr_input_device *devi
 	}
 	keyboard->server = server;
 	keyboard->wlr_keyboard = wlr_keyboard;
-	/* A virtual keyboard brings its client's keymap. */
-	if (!wlr_keyboard->keymap)
-		keyboard_set_default_keymap(wlr_keyboard);
+	/* A virtual keyboard brings its client's keymap, before any key: giving
+	 * it the default one first cost a copy of that to every client. */
+	if (!is_virtual && server->keymap)
+		wlr_keyboard_set_keymap(wlr_keyboard, server->keymap);
 	wlr_keyboard_set_repeat_info(wlr_keyboard, 25, 600);
 
 	keyboard->modifiers.notify = handle_keyboard_modifiers;
@@ -164,7 +169,8 @@ static void new_keyboard(struct sw_server *server, struct wlr_input_device *devi
 	keyboard->destroy.notify = handle_keyboard_destroy;
 	wl_signal_add(&device->events.destroy, &keyboard->destroy);
 
-	wlr_seat_set_keyboard(server->seat, wlr_keyboard);
+	if (!is_virtual)
+		wlr_seat_set_keyboard(server->seat, wlr_keyboard);
 	wl_list_insert(&server->keyboards, &keyboard->link);
 }
 
@@ -175,7 +181,7 @@ static void handle_new_input(struct wl_listener *listener, void *data)
 
 	switch (device->type) {
 	case WLR_INPUT_DEVICE_KEYBOARD:
-		new_keyboard(server, device);
+		new_keyboard(server, device, false);
 		break;
 	case WLR_INPUT_DEVICE_POINTER:
 		wlr_cursor_attach_input_device(server->cursor, device);
@@ -191,8 +197,47 @@ static void handle_new_virtual_keyboard(struct wl_listener *listener, void *data
 {
 	struct sw_server *server = wl_container_of(listener, server, new_virtual_keyboard);
 	struct wlr_virtual_keyboard_v1 *keyboard = data;
-	new_keyboard(server, &keyboard->keyboard.base);
+	/* wlroots compiles the keymap its client sends in this turn, most
+	 * likely. */
+	sw_loop_stats_note(server->loop_stats, "virtual keyboard: client keymap");
+	new_keyboard(server, &keyboard->keyboard.base, true);
 	seat_update_keyboard(server);
+}
+
+static void handle_new_virtual_pointer(struct wl_listener *listener, void *data)
+{
+	struct sw_server *server = wl_container_of(listener, server, new_virtual_pointer);
+	struct wlr_virtual_pointer_v1_new_pointer_event *event = data;
+	wlr_cursor_attach_input_device(server->cursor, &event->new_pointer->pointer.base);
+	if (event->suggested_output)
+		wlr_cursor_map_input_to_output(server->cursor, &event->new_pointer->pointer.base,
+					       event->suggested_output);
+}
+
+/* The cursor theme at the scale of every output in the layout, loaded when
+ * the output comes or changes scale. wlroots loads a scale at the first
+ * cursor image shown on an output of that scale: reading and decoding
+ * every cursor of the theme, a long turn of the event loop at the first
+ * motion over the desktop or an X11 or layer surface (docs/compositor.md).
+ * Loading a new scale off the event loop is still to do: it takes the turn
+ * of the change (and wlroots takes it there too when the cursor shows a
+ * theme image then). */
+static void handle_layout_change(struct wl_listener *listener, void *data)
+{
+	struct sw_server *server = wl_container_of(listener, server, layout_change);
+	struct wlr_output_layout_output *l_output;
+	wl_list_for_each(l_output, &server->output_layout->outputs, link) {
+		float scale = l_output->output->scale;
+		struct wlr_xcursor_manager_theme *theme;
+		bool loaded = false;
+		wl_list_for_each(theme, &server->cursor_mgr->scaled_themes, link)
+			loaded = loaded || theme->scale == scale;
+		if (loaded)
+			continue;
+		sw_loop_stats_note(server->loop_stats, "cursor theme");
+		if (!wlr_xcursor_manager_load(server->cursor_mgr, scale))
+			wlr_log(WLR_ERROR, "cannot load the cursor theme at scale %.2f", scale);
+	}
 }
 
 static void handle_request_cursor(struct wl_listener *listener, void *data)
@@ -314,8 +359,10 @@ static void process_cursor_motion(struct sw_server *server, uint32_t time)
 	double sx, sy;
 	struct wlr_surface *surface = NULL;
 	struct sw_view *view = view_at(server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
-	if (!view)
+	if (!view) {
+		sw_loop_stats_note(server->loop_stats, "cursor image");
 		wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr, "default");
+	}
 	if (surface) {
 		wlr_seat_pointer_notify_enter(server->seat, surface, sx, sy);
 		wlr_seat_pointer_notify_motion(server->seat, time, sx, sy);
@@ -411,6 +458,11 @@ void input_init(struct sw_server *server)
 	}
 	server->cursor_mgr = wlr_xcursor_manager_create(theme, (uint32_t)size);
 	wlr_log(WLR_INFO, "cursor theme %s, size %ld", theme ? theme : "(default)", size);
+	/* Scale 1 now, the scales of outputs as they come (see above). */
+	if (!wlr_xcursor_manager_load(server->cursor_mgr, 1))
+		wlr_log(WLR_ERROR, "cannot load the cursor theme");
+	server->layout_change.notify = handle_layout_change;
+	wl_signal_add(&server->output_layout->events.change, &server->layout_change);
 
 	server->cursor_mode = SW_CURSOR_PASSTHROUGH;
 	server->cursor_motion.notify = handle_cursor_motion;
@@ -440,9 +492,11 @@ void input_init(struct sw_server *server)
 	server->start_drag.notify = handle_start_drag;
 	wl_signal_add(&server->seat->events.start_drag, &server->start_drag);
 
+	server->keymap = compile_default_keymap();
 	wlr_keyboard_init(&server->placeholder_keyboard, &placeholder_keyboard_impl,
 			  placeholder_keyboard_impl.name);
-	keyboard_set_default_keymap(&server->placeholder_keyboard);
+	if (server->keymap)
+		wlr_keyboard_set_keymap(&server->placeholder_keyboard, server->keymap);
 	seat_update_keyboard(server);
 
 	/* Virtual keyboards (wtype, on-screen keyboards) are keyboards like any
@@ -451,6 +505,11 @@ void input_init(struct sw_server *server)
 		wlr_virtual_keyboard_manager_v1_create(server->display);
 	server->new_virtual_keyboard.notify = handle_new_virtual_keyboard;
 	wl_signal_add(&virtual_keyboards->events.new_virtual_keyboard, &server->new_virtual_keyboard);
+	/* And virtual pointers (wlrctl, remote desktops, the stall test). */
+	struct wlr_virtual_pointer_manager_v1 *virtual_pointers =
+		wlr_virtual_pointer_manager_v1_create(server->display);
+	server->new_virtual_pointer.notify = handle_new_virtual_pointer;
+	wl_signal_add(&virtual_pointers->events.new_virtual_pointer, &server->new_virtual_pointer);
 }
 
 void input_finish(struct sw_server *server)
@@ -467,9 +526,13 @@ void input_finish(struct sw_server *server)
 	wl_list_remove(&server->request_start_drag.link);
 	wl_list_remove(&server->start_drag.link);
 	wl_list_remove(&server->new_virtual_keyboard.link);
+	wl_list_remove(&server->new_virtual_pointer.link);
+	wl_list_remove(&server->layout_change.link);
 	wlr_seat_set_keyboard(server->seat, NULL);
 	wlr_keyboard_finish(&server->placeholder_keyboard);
 	server->placeholder_keyboard.keymap = NULL;
+	xkb_keymap_unref(server->keymap);
+	server->keymap = NULL;
 	wlr_xcursor_manager_destroy(server->cursor_mgr);
 	wlr_cursor_destroy(server->cursor);
 }

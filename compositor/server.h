@@ -19,6 +19,7 @@ struct sw_commit_timing_manager;
 struct sw_held_commits;
 struct sw_frame_stats;
 struct sw_listener;
+struct sw_loop_stats;
 struct sw_output_stats;
 struct sw_vblank_clock;
 struct wlr_surface;
@@ -87,6 +88,7 @@ struct sw_server {
 	/* The bounds on held commits, for the three protocols above. */
 	struct sw_held_commits *held_commits;
 	struct sw_frame_stats *frame_stats;
+	struct sw_loop_stats *loop_stats; /* from just before the loop until the end */
 
 	struct wl_list outputs; /* sw_output.link */
 	struct wl_listener new_output;
@@ -113,12 +115,14 @@ struct sw_server {
 	struct wl_listener new_layer_surface;
 
 	struct wlr_xwayland *xwayland; /* NULL: --no-xwayland or it failed */
+	struct wl_listener xwayland_start;
 	struct wl_listener xwayland_ready;
 	struct wl_listener xwayland_new_surface;
 	struct wl_list views; /* sw_view.link, front to back */
 
 	struct wlr_cursor *cursor;
-	struct wlr_xcursor_manager *cursor_mgr;
+	struct wlr_xcursor_manager *cursor_mgr; /* loaded at every output's scale */
+	struct wl_listener layout_change;
 	struct wl_listener cursor_motion;
 	struct wl_listener cursor_motion_absolute;
 	struct wl_listener cursor_button;
@@ -135,9 +139,11 @@ struct sw_server {
 	struct wlr_scene_tree *drag_icon; /* the current drag's, or NULL */
 	struct wl_listener drag_icon_destroy;
 	struct wl_listener new_virtual_keyboard;
+	struct wl_listener new_virtual_pointer;
 	struct wl_list keyboards; /* sw_keyboard.link: real and virtual ones */
 	/* The seat's keyboard while there is no other (see input.c). */
 	struct wlr_keyboard placeholder_keyboard;
+	struct xkb_keymap *keymap; /* of every keyboard that brings none; NULL: none */
 
 	enum sw_cursor_mode cursor_mode;
 	struct sw_view *grabbed_view;

@@ -14,7 +14,9 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/util/log.h>
 #include <wlr/xwayland.h>
+#include <wlr/xwayland/server.h>
 
+#include "loop_stats.h"
 #include "server.h"
 
 struct sw_xwayland_view {
@@ -138,9 +140,18 @@ static void handle_new_surface(struct wl_listener *listener, void *data)
 	wl_signal_add(&xsurface->events.destroy, &view->destroy);
 }
 
+static void handle_start(struct wl_listener *listener, void *data)
+{
+	/* wlroots forks Xwayland in this turn, at the first X11 connection. */
+	struct sw_server *server = wl_container_of(listener, server, xwayland_start);
+	sw_loop_stats_note(server->loop_stats, "xwayland start");
+}
+
 static void handle_ready(struct wl_listener *listener, void *data)
 {
 	struct sw_server *server = wl_container_of(listener, server, xwayland_ready);
+	/* wlroots has just set up its window manager, in this turn. */
+	sw_loop_stats_note(server->loop_stats, "xwayland window manager start");
 	wlr_xwayland_set_seat(server->xwayland, server->seat);
 	wlr_log(WLR_INFO, "xwayland: ready on DISPLAY=%s", server->xwayland->display_name);
 }
@@ -153,6 +164,8 @@ void xwayland_init(struct sw_server *server)
 			"wlroots messages above)\n");
 		return;
 	}
+	server->xwayland_start.notify = handle_start;
+	wl_signal_add(&server->xwayland->server->events.start, &server->xwayland_start);
 	server->xwayland_ready.notify = handle_ready;
 	wl_signal_add(&server->xwayland->events.ready, &server->xwayland_ready);
 	server->xwayland_new_surface.notify = handle_new_surface;
@@ -167,6 +180,7 @@ void xwayland_finish(struct sw_server *server)
 {
 	if (!server->xwayland)
 		return;
+	wl_list_remove(&server->xwayland_start.link);
 	wl_list_remove(&server->xwayland_ready.link);
 	wl_list_remove(&server->xwayland_new_surface.link);
 	wlr_xwayland_destroy(server->xwayland);
