@@ -64,6 +64,7 @@ struct sw_server {
 	 * NULL for other backends. */
 	struct wl_event_loop *backend_loop;
 	struct wl_event_source *backend_timer_top; /* on backend_loop */
+	unsigned backend_idle_turns; /* its idle callbacks run since it was last dispatched */
 	bool running; /* until server_terminate() */
 	struct wlr_session *session;
 	struct wlr_renderer *renderer;
