@@ -1,0 +1,209 @@
+/* The soak benchmark's verdict (tools/soak, docs/bench.md "Soak"): from the
+ * guest's samples of syncway (bench/soak-guest.sh), the slope of each
+ * resource against presented frames after the warm-up, with its interval
+ * (stats_linear_fit: least squares, corrected for residuals that follow each
+ * other), and whether it grows.
+ *
+ *   syncway-soak-report [--warmup PCT] [--rss-tolerance B] [--count-tolerance N]
+ *                       SAMPLES.tsv TABLE.md
+ *
+ * Writes the table (markdown) to TABLE.md and stdout, then one line per
+ * resource and the verdict on stderr. A resource grows when the lower end
+ * of its 95 % interval is above its tolerance: B bytes a frame for memory,
+ * N a frame for fds and syncobj handles (both 0 unless given). VmRSS, open
+ * fds and syncobj handles decide; RssAnon is shown. Exit status: 0 flat,
+ * 1 growing, 2 too few samples or another error. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+/* A day of 60 Hz frames. */
+#define FRAMES_PER_DAY (60.0 * 86400)
+
+enum column { C_TIME, C_FRAMES, C_RSS, C_ANON, C_FDS, C_HANDLES, C_LONGEST, C_FPS, C_CPU, N_COLUMNS };
+
+struct series {
+	const char *name;
+	enum column column;
+	double scale;     /* to the unit */
+	const char *unit; /* of one value, after scale */
+	bool decides;
+	bool memory;      /* --rss-tolerance applies, else --count-tolerance */
+};
+
+static const struct series series[] = {
+	{ "VmRSS", C_RSS, 1024, "bytes", true, true },
+	{ "RssAnon", C_ANON, 1024, "bytes", false, true },
+	{ "open fds", C_FDS, 1, "fds", true, false },
+	{ "syncobj handles", C_HANDLES, 1, "handles", true, false },
+};
+
+struct samples {
+	double *v[N_COLUMNS]; /* NaN: "-" */
+	size_t n, cap;
+};
+
+static int read_samples(const char *path, struct samples *s)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	char line[512];
+	while (fgets(line, sizeof(line), f)) {
+		if (s->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 256;
+			for (int c = 0; c < N_COLUMNS; c++)
+				s->v[c] = realloc(s->v[c], s->cap * sizeof(double));
+		}
+		char *p = line;
+		for (int c = 0; c < N_COLUMNS; c++) {
+			char *end;
+			double x = strtod(p, &end);
+			s->v[c][s->n] = end == p ? NAN : x;
+			p = strchr(p, '\t');
+			if (!p && c < N_COLUMNS - 1) {
+				fclose(f);
+				return -EINVAL;
+			}
+			p = p ? p + 1 : NULL;
+		}
+		s->n++;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* "+1.23 MB" and the like, for bytes; plain numbers otherwise. */
+static const char *human(char *buf, size_t len, double x, const char *unit)
+{
+	if (strcmp(unit, "bytes") != 0) {
+		snprintf(buf, len, "%+.3g %s", x, unit);
+		return buf;
+	}
+	const char *units[] = { "bytes", "kB", "MB", "GB", "TB" };
+	int u = 0;
+	while (fabs(x) >= 1000 && u < 4) {
+		x /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%+.3g %s", x, units[u]);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	double warmup = 10, rss_tolerance = 0, count_tolerance = 0;
+	int arg = 1;
+	for (; arg + 1 < argc && strncmp(argv[arg], "--", 2) == 0; arg += 2) {
+		if (strcmp(argv[arg], "--warmup") == 0)
+			warmup = atof(argv[arg + 1]);
+		else if (strcmp(argv[arg], "--rss-tolerance") == 0)
+			rss_tolerance = atof(argv[arg + 1]);
+		else if (strcmp(argv[arg], "--count-tolerance") == 0)
+			count_tolerance = atof(argv[arg + 1]);
+		else
+			break;
+	}
+	if (argc - arg != 2 || warmup < 0 || warmup >= 90 || rss_tolerance < 0 || count_tolerance < 0) {
+		fputs("usage: syncway-soak-report [--warmup PCT] [--rss-tolerance B] [--count-tolerance N] "
+		      "SAMPLES.tsv TABLE.md\n", stderr);
+		return 2;
+	}
+	struct samples s = { 0 };
+	int ret = read_samples(argv[arg], &s);
+	if (ret) {
+		fprintf(stderr, "syncway-soak-report: %s: %s\n", argv[arg], strerror(-ret));
+		return 2;
+	}
+	if (s.n < 4) {
+		fprintf(stderr, "syncway-soak-report: %zu samples: too few to fit a line\n", s.n);
+		return 2;
+	}
+	/* The warm-up: the samples before PCT % of the frames. */
+	double last = s.v[C_FRAMES][s.n - 1];
+	size_t first = 0;
+	while (first < s.n && s.v[C_FRAMES][first] < last * warmup / 100)
+		first++;
+	size_t n = s.n - first;
+	double *x = s.v[C_FRAMES] + first;
+	FILE *md = fopen(argv[arg + 1], "w");
+	if (!md) {
+		fprintf(stderr, "syncway-soak-report: %s: %s\n", argv[arg + 1], strerror(errno));
+		return 2;
+	}
+	double secs = s.v[C_TIME][s.n - 1] - s.v[C_TIME][first];
+	double frames = last - x[0];
+	double cpu_s = (s.v[C_CPU][s.n - 1] - s.v[C_CPU][first]) / 100;
+	fprintf(md, "%zu samples, %zu after the warm-up (the first %.0f %% of the frames): %.0f frames "
+		"presented in %.0f s of guest time after it, %.0f FPS; syncway's CPU time %.2f ms per "
+		"frame.\n\n", s.n, n, warmup, frames, secs, secs > 0 ? frames / secs : 0,
+		frames > 0 ? cpu_s * 1e3 / frames : 0);
+	fputs("| resource | at the warm-up's end | at the end | slope per million frames (95 % interval) "
+	      "| per day at 60 Hz | r1 | n_eff | verdict |\n|---|---|---|---|---|---|---|---|\n", md);
+	bool growing = false;
+	double *y = malloc(n * sizeof(*y));
+	for (size_t i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		const struct series *se = &series[i];
+		const double *col = s.v[se->column] + first;
+		size_t k = 0;
+		for (; k < n && !isnan(col[k]); k++)
+			y[k] = col[k] * se->scale;
+		if (k < n) {
+			fprintf(md, "| %s | – | – | not in every sample | – | – | – | not measured |\n", se->name);
+			fprintf(stderr, "syncway-soak-report: %s: not in every sample\n", se->name);
+			continue;
+		}
+		struct stats_linear_fit fit;
+		if (stats_linear_fit(x, y, n, 95, &fit)) {
+			fprintf(stderr, "syncway-soak-report: %s: no line fits (all frames alike?)\n", se->name);
+			fclose(md);
+			return 2;
+		}
+		double limit = se->memory ? rss_tolerance : count_tolerance;
+		bool grows = fit.lo > limit;
+		char limit_text[64] = "";
+		if (limit > 0)
+			snprintf(limit_text, sizeof(limit_text), " (tolerance %g %s a frame)", limit, se->unit);
+		const char *verdict = grows ? limit > 0 ? "**growing** beyond the tolerance" : "**growing**" :
+				      fit.lo > 0 ? "growing, within the tolerance" :
+				      isinf(fit.hi) ? "flat (too few independent samples to tell)" :
+				      "flat within measurement error";
+		if (grows && se->decides)
+			growing = true;
+		char a[32], b[32], c[32], d[32], e[32], f[32];
+		fprintf(md, "| %s | %s | %s | %s (%s … %s) | %s | %.2f | %.1f | %s%s |\n", se->name,
+			human(a, sizeof(a), y[0], se->unit) + 1, human(b, sizeof(b), y[n - 1], se->unit) + 1,
+			human(c, sizeof(c), fit.slope * 1e6, se->unit), human(d, sizeof(d), fit.lo * 1e6, se->unit),
+			human(e, sizeof(e), fit.hi * 1e6, se->unit), human(f, sizeof(f), fit.slope * FRAMES_PER_DAY, se->unit),
+			fit.r1, fit.n_eff, verdict, se->decides ? "" : " (shown, does not decide)");
+		fprintf(stderr, "soak: %-15s %s per million frames (95 %%: %s … %s), %s per day at 60 Hz: %s%s\n",
+			se->name, c, d, e, f, grows ? "GROWING" : fit.lo > 0 ? "growing, within tolerance" : "flat",
+			limit_text);
+	}
+	/* The longest dispatch: the worst window and the median window. */
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(s.v[C_LONGEST][first + i]))
+			y[k++] = s.v[C_LONGEST][first + i];
+	if (k > 0) {
+		stats_sort(y, k);
+		fprintf(md, "\nLongest event-loop dispatch per report window after the warm-up: median "
+			"%.1f ms, worst %.1f ms.\n", stats_median(y, k), y[k - 1]);
+	}
+	fclose(md);
+	free(y);
+	fprintf(stderr, "soak: verdict: %s\n", growing ? "GROWING (VmRSS, fds or syncobj handles)" :
+		rss_tolerance > 0 || count_tolerance > 0 ? "no growth beyond measurement error and the tolerances" :
+		"flat");
+	FILE *in = fopen(argv[arg + 1], "r");
+	int ch;
+	while (in && (ch = fgetc(in)) != EOF)
+		putchar(ch);
+	if (in)
+		fclose(in);
+	return growing ? 1 : 0;
+}
