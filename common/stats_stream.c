@@ -12,31 +12,57 @@
  * bucket would be most of its cost. */
 #define GROW_SLACK 32
 
-static double gamma_value(void)
+/* The mapping: L(m) = e + f - 1 for m = 2^e f, 1 <= f < 2, a base-2
+ * logarithm interpolated linearly between powers of two (DDSketch's
+ * LinearlyInterpolatedMapping): no logarithm to compute, only the bits of
+ * m. Bucket i holds L in ((i - 1) w, i w]. dL / d(ln m) = f lies in [1, 2),
+ * so a bucket spans at most w in ln m: with w = ln γ, hi / lo <= γ, and the
+ * value 2 lo hi / (lo + hi) is within (γ - 1) / (γ + 1) = α of all of it. */
+static double bucket_width(void)
 {
-	return (1 + STATS_STREAM_REL_ERR) / (1 - STATS_STREAM_REL_ERR);
+	static double w;
+	if (w == 0)
+		w = log((1 + STATS_STREAM_REL_ERR) / (1 - STATS_STREAM_REL_ERR));
+	return w;
 }
 
-static double log_gamma(void)
+static double interpolated_log2(double m)
 {
-	static double lg;
-	if (lg == 0)
-		lg = log(gamma_value());
-	return lg;
+	uint64_t bits;
+	memcpy(&bits, &m, sizeof(bits));
+	int e = (int)((bits >> 52) & 0x7ff) - 1023;
+	double f = (double)(bits & ((UINT64_C(1) << 52) - 1)) / (double)(UINT64_C(1) << 52);
+	return e + f;
+}
+
+/* The inverse of interpolated_log2(). */
+static double interpolated_exp2(double l)
+{
+	double e = floor(l);
+	return ldexp(1 + (l - e), (int)e);
 }
 
 /* Magnitudes from STATS_STREAM_MIN_ABS on; larger than the maximum go to
  * its bucket. */
 static int32_t bucket_of(double m)
 {
+	static double per_unit; /* 1 / bucket_width() */
+	if (per_unit == 0)
+		per_unit = 1 / bucket_width();
 	if (m > STATS_STREAM_MAX_ABS)
 		m = STATS_STREAM_MAX_ABS;
-	return (int32_t)ceil(log(m) / log_gamma());
+	/* ceil(), which is a call without SSE4.1: conversion truncates
+	 * towards 0, which is the ceiling of a negative value already. */
+	double y = interpolated_log2(m) * per_unit;
+	int32_t i = (int32_t)y;
+	return y > i ? i + 1 : i;
 }
 
 static double bucket_value(int32_t i)
 {
-	return 2 * exp(i * log_gamma()) / (gamma_value() + 1);
+	double lo = interpolated_exp2((i - 1) * bucket_width());
+	double hi = interpolated_exp2(i * bucket_width());
+	return 2 * lo * hi / (lo + hi);
 }
 
 /* Makes [lo, hi] part of b's range; false when out of memory. */
@@ -100,7 +126,13 @@ int stats_stream_add(struct stats_stream *s, double x)
 		s->zero++;
 		return 0;
 	}
-	return buckets_add(s, x > 0 ? &s->pos : &s->neg, bucket_of(m), 1);
+	struct stats_stream_buckets *b = x > 0 ? &s->pos : &s->neg;
+	int32_t i = bucket_of(m);
+	if (i >= b->first && i - b->first < (int32_t)b->len) {
+		b->counts[i - b->first]++;
+		return 0;
+	}
+	return buckets_add(s, b, i, 1);
 }
 
 static int buckets_merge(struct stats_stream *dst, struct stats_stream_buckets *d,

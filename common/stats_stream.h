@@ -3,19 +3,20 @@
  * would grow with uptime.
  *
  * Count, sum (so the mean), minimum and maximum are exact. Quantiles come
- * from a histogram of logarithmic buckets, the mapping of DDSketch (Masson,
- * Rim and Lee, "DDSketch: a fast and fully-mergeable quantile sketch with
- * relative-error guarantees", VLDB 2019): bucket i holds the magnitudes in
- * (γ^(i−1), γ^i] with γ = (1 + α) / (1 − α), and stands for 2γ^i / (γ + 1),
- * which is within α of every magnitude in it. So the value a stream gives
- * for a rank is within STATS_STREAM_REL_ERR (relative) of the value of that
- * rank in the sorted series, for magnitudes from STATS_STREAM_MIN_ABS to
+ * from a histogram of logarithmic buckets, as in DDSketch (Masson, Rim and
+ * Lee, "DDSketch: a fast and fully-mergeable quantile sketch with
+ * relative-error guarantees", VLDB 2019), with its linearly interpolated
+ * mapping (no logarithm computed, stats_stream.c): no bucket spans more
+ * than a factor γ = (1 + α) / (1 − α), and each stands for a value within
+ * α of every magnitude in it. So the value a stream gives for a rank is
+ * within STATS_STREAM_REL_ERR (relative) of the value of that rank in the
+ * sorted series, for magnitudes from STATS_STREAM_MIN_ABS to
  * STATS_STREAM_MAX_ABS. Smaller magnitudes count as 0 (an absolute error
  * below STATS_STREAM_MIN_ABS); larger ones fall into the last bucket, and
  * the lowest and highest ranks are the exact minimum and maximum.
  *
  * Memory: the buckets between the smallest and the largest magnitude seen,
- * 8 bytes each, about 230 per decade; at most about 38 KB a sign, however
+ * 8 bytes each, about 330 per decade; at most about 56 KB a sign, however
  * many values are added. Two streams merge exactly (the result is the
  * stream of both series). A zeroed struct is an empty stream. */
 #ifndef SYNCWAY_STATS_STREAM_H
