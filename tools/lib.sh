@@ -124,7 +124,9 @@ build_syncway() {
 	fi
 	local dir=$1
 	shift
-	"$SYNCWAY_TOP/tools/in-root" sh -c '
+	# One at a time: tools/test runs the soak beside the peer comparison,
+	# and both bring the build up to date (meson configure writes too).
+	flock "${TMPDIR:-/tmp}/syncway-build.lock" "$SYNCWAY_TOP/tools/in-root" sh -c '
 		dir=$1 target=$2
 		shift 2
 		if [ -f "$dir/build.ninja" ]; then
