@@ -123,15 +123,18 @@ step x11
 # Until syncway has mapped its window: Xwayland's first start reads its
 # files over 9p. Under the instruction clock the guest's clock jumps ahead
 # whenever it waits for the host, so a read the busy host takes long to
-# serve lasts any number of guest seconds. In 2 of 7 runs on a busy host
-# the window was not mapped at all (not understood yet; the third-party
-# suite's xwayland-x11-window-maps is the check of that): after 5 minutes
-# of guest time the session goes on without it, and says so.
+# serve lasts any number of guest seconds. Once Xwayland is ready the
+# window comes within a second, or, in 3 of 9 runs on a busy host, not at
+# all (not understood yet; the third-party suite's
+# xwayland-x11-window-maps is the check of that): 30 s after Xwayland is
+# ready (or 5 minutes after xmessage started) the session goes on without
+# it, and says so.
 xmessage "stalls" >/dev/null 2>&1 & xm=\$!
-i=0
+i=0 ready=0
 until grep -q 'xwayland: mapped window .*class Xmessage' "$log"; do
 	kill -0 \$xm 2>/dev/null || exit 13
-	if [ \$i -ge 1500 ]; then
+	grep -q 'xwayland: ready on' "$log" && ready=\$((ready + 1))
+	if [ \$i -ge 1500 ] || [ \$ready -ge 150 ]; then
 		echo "stalls: xmessage not mapped" >&2
 		break
 	fi
@@ -232,7 +235,7 @@ run_problems "$log" "$status" "syncway: output Virtual-1: 800x600@|syncway: even
 grep -qE '^syncway: event loop: [1-9][0-9]* turns' "$log" ||
 	{ ok=0; why="${why:+$why; }no turns of the event loop measured"; }
 if grep -q '^stalls: xmessage not mapped' "$log"; then
-	echo "# the xmessage window was not mapped within 5 minutes of guest time: not judged here"
+	echo "# the xmessage window was not mapped (30 s of guest time after Xwayland was ready): not judged here"
 elif ! grep -q 'xwayland: mapped window .*class Xmessage' "$log"; then
 	ok=0
 	why="${why:+$why; }no xmessage window mapped"
