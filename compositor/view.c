@@ -275,19 +275,33 @@ static void handle_destroy(struct wl_listener *listener, void *data)
 	free(view);
 }
 
+/* Move and resize start from a button held down on the window (its
+ * decoration's title bar or edge): the request's serial must be that
+ * press, or any client could take the pointer away from the user. */
+static bool grab_serial_valid(struct sw_view *view, uint32_t serial, const char *request)
+{
+	if (wlr_seat_validate_pointer_grab_serial(view->server->seat,
+						  view->xdg_toplevel->base->surface, serial))
+		return true;
+	wlr_log(WLR_INFO, "%s refused: serial %u is not a button held on the window", request,
+		serial);
+	return false;
+}
+
 static void handle_request_move(struct wl_listener *listener, void *data)
 {
-	/* A real compositor would check the serial against a recent button
-	 * press; a test compositor trusts its clients. */
+	struct wlr_xdg_toplevel_move_event *event = data;
 	struct sw_view *view = wl_container_of(listener, view, request_move);
-	view_begin_interactive(view, SW_CURSOR_MOVE, 0);
+	if (grab_serial_valid(view, event->serial, "move"))
+		view_begin_interactive(view, SW_CURSOR_MOVE, 0);
 }
 
 static void handle_request_resize(struct wl_listener *listener, void *data)
 {
 	struct wlr_xdg_toplevel_resize_event *event = data;
 	struct sw_view *view = wl_container_of(listener, view, request_resize);
-	view_begin_interactive(view, SW_CURSOR_RESIZE, event->edges);
+	if (grab_serial_valid(view, event->serial, "resize"))
+		view_begin_interactive(view, SW_CURSOR_RESIZE, event->edges);
 }
 
 static void handle_request_maximize(struct wl_listener *listener, void *data)

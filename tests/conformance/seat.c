@@ -9,7 +9,8 @@
  * newly mapped window gets keyboard focus, and wl_keyboard.enter's serial
  * is that event. Drag-and-drop needs a pointer button held down, which a
  * guest without input devices cannot press (docs/compositor.md has the
- * manual check). */
+ * manual check). A virtual pointer (wlr-virtual-pointer) stands in for a
+ * mouse where motion is all a subtest needs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@
 
 #include "ct.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
 
 #define MIME "text/plain;charset=utf-8"
 
@@ -256,8 +259,9 @@ static void *bind(struct ct_conn *c, const struct wl_interface *iface, uint32_t 
 	return wl_registry_bind(c->d->registry, g->name, iface, version);
 }
 
-/* A client with a seat, a keyboard and a shown window, focused. */
-static void seat_init(struct seat *s)
+/* A client with a seat, a keyboard and a shown window, focused; returns
+ * the window. */
+static struct ct_window *seat_init(struct seat *s)
 {
 	*s = (struct seat){ .c = ct_connect() };
 	s->seat = bind(s->c, &wl_seat_interface, 5);
@@ -272,6 +276,119 @@ static void seat_init(struct seat *s)
 	if (!ct_wait_flag(s->c, &s->focused, CT_DEADLINE_MS))
 		sw_fail("a newly shown window got no keyboard focus (wl_keyboard.enter) within %d ms",
 			CT_DEADLINE_MS);
+	return w;
+}
+
+/* What a client's wl_pointer was told. */
+struct pointer {
+	bool entered, moved;
+};
+
+static void pointer_enter(void *data, struct wl_pointer *wl_pointer, uint32_t serial,
+			  struct wl_surface *surface, wl_fixed_t x, wl_fixed_t y)
+{
+	((struct pointer *)data)->entered = true;
+}
+
+static void pointer_leave(void *data, struct wl_pointer *wl_pointer, uint32_t serial,
+			  struct wl_surface *surface)
+{
+	((struct pointer *)data)->entered = false;
+}
+
+static void pointer_motion(void *data, struct wl_pointer *wl_pointer, uint32_t time, wl_fixed_t x,
+			   wl_fixed_t y)
+{
+	((struct pointer *)data)->moved = true;
+}
+
+static void pointer_button(void *data, struct wl_pointer *wl_pointer, uint32_t serial, uint32_t time,
+			   uint32_t button, uint32_t state)
+{
+}
+
+static void pointer_axis(void *data, struct wl_pointer *wl_pointer, uint32_t time, uint32_t axis,
+			 wl_fixed_t value)
+{
+}
+
+static void pointer_frame(void *data, struct wl_pointer *wl_pointer)
+{
+}
+
+static void pointer_axis_source(void *data, struct wl_pointer *wl_pointer, uint32_t source)
+{
+}
+
+static void pointer_axis_stop(void *data, struct wl_pointer *wl_pointer, uint32_t time, uint32_t axis)
+{
+}
+
+static void pointer_axis_discrete(void *data, struct wl_pointer *wl_pointer, uint32_t axis,
+				  int32_t discrete)
+{
+}
+
+/* Every event of wl_seat version 5. */
+static const struct wl_pointer_listener pointer_listener = {
+	.enter = pointer_enter,
+	.leave = pointer_leave,
+	.motion = pointer_motion,
+	.button = pointer_button,
+	.axis = pointer_axis,
+	.frame = pointer_frame,
+	.axis_source = pointer_axis_source,
+	.axis_stop = pointer_axis_stop,
+	.axis_discrete = pointer_axis_discrete,
+};
+
+/* xdg_toplevel.move and .resize carry the serial of the button press that
+ * starts them; a compositor that takes any serial lets any client take
+ * the pointer away from the user. The window is made fullscreen, so that
+ * it is wherever the pointer goes; the pointer is put on it, and the
+ * client asks with its keyboard focus serial (a real serial, of no press):
+ * pointer motion must still reach it. */
+static void grab_refused(const char *request)
+{
+	struct seat s;
+	struct ct_window *w = seat_init(&s);
+	struct pointer p = { 0 };
+	wl_pointer_add_listener(wl_seat_get_pointer(s.seat), &pointer_listener, &p);
+	xdg_toplevel_set_fullscreen(w->win.xdg_toplevel, NULL);
+	if (!ct_wait_flag(s.c, &w->win.fullscreen, CT_DEADLINE_MS))
+		sw_fail("the window was not made fullscreen within %d ms", CT_DEADLINE_MS);
+	ct_need_presented(s.c, ct_commit_buffer(w, ct_buffer(s.c), NULL, 0, NULL, 0),
+			  "the fullscreen window's buffer");
+	struct zwlr_virtual_pointer_manager_v1 *vpm =
+		bind(s.c, &zwlr_virtual_pointer_manager_v1_interface, 1);
+	struct zwlr_virtual_pointer_v1 *vp =
+		zwlr_virtual_pointer_manager_v1_create_virtual_pointer(vpm, s.seat);
+	zwlr_virtual_pointer_v1_motion_absolute(vp, 0, 10, 10, 1000, 1000);
+	zwlr_virtual_pointer_v1_frame(vp);
+	if (!ct_wait_flag(s.c, &p.entered, CT_DEADLINE_MS))
+		sw_fail("the pointer put on the fullscreen window never entered it");
+	if (strcmp(request, "move") == 0)
+		xdg_toplevel_move(w->win.xdg_toplevel, s.seat, s.enter_serial);
+	else
+		xdg_toplevel_resize(w->win.xdg_toplevel, s.seat, s.enter_serial,
+				    XDG_TOPLEVEL_RESIZE_EDGE_BOTTOM_RIGHT);
+	ct_roundtrip(s.c);
+	p.moved = false;
+	zwlr_virtual_pointer_v1_motion(vp, 1, wl_fixed_from_int(5), wl_fixed_from_int(5));
+	zwlr_virtual_pointer_v1_frame(vp);
+	if (!ct_wait_flag(s.c, &p.moved, CT_DEADLINE_MS))
+		sw_fail("after xdg_toplevel.%s with a serial of no button press, pointer motion no "
+			"longer reached the window: the compositor began a grab", request);
+	zwlr_virtual_pointer_v1_destroy(vp);
+	zwlr_virtual_pointer_manager_v1_destroy(vpm);
+}
+
+static void grab_tests(void)
+{
+	ct_subtest("move-request-without-a-button-press-does-not-grab-the-pointer")
+		grab_refused("move");
+	ct_subtest("resize-request-without-a-button-press-does-not-grab-the-pointer")
+		grab_refused("resize");
 }
 
 /* Reads what the source side writes into fd's pipe, dispatching the source's
@@ -372,6 +489,7 @@ int main(int argc, char **argv)
 {
 	sw_test_init("seat-conformance", argc, argv);
 	selection_tests();
+	grab_tests();
 	ct_end();
 	return sw_test_exit();
 }
