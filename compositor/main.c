@@ -20,7 +20,9 @@
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_data_control_v1.h>
 #include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_fractional_scale_v1.h>
 #include <wlr/types/wlr_linux_dmabuf_v1.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_tearing_control_v1.h>
@@ -29,6 +31,7 @@
 #include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_subcompositor.h>
 #include <wlr/types/wlr_viewporter.h>
+#include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
 #include <xf86drm.h>
@@ -560,6 +563,13 @@ int main(int argc, char *argv[])
 	server.output_layout = wlr_output_layout_create(server.display);
 	server.scene = wlr_scene_create();
 	server.scene_layout = wlr_scene_attach_output_layout(server.scene, server.output_layout);
+	/* Bars (waybar) and screenshot tools (grim) find outputs by name and
+	 * logical geometry here. */
+	wlr_xdg_output_manager_v1_create(server.display, server.output_layout);
+	/* The scene tells each surface its output's scale as it enters. */
+	wlr_fractional_scale_manager_v1_create(server.display, 1);
+	/* Clipboard managers and wl-clipboard's watch mode. */
+	wlr_data_control_manager_v1_create(server.display);
 	server.output_management = sw_output_management_create(&server);
 	/* Fullscreen windows that ask for it get tearing page flips (output.c). */
 	server.tearing_control = wlr_tearing_control_manager_v1_create(server.display, 1);
