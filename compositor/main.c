@@ -49,6 +49,7 @@
 #include "output_management.h"
 #include "renderer.h"
 #include "xwayland.h"
+#include "security_context.h"
 #include "server.h"
 
 static const char usage[] =
@@ -612,6 +613,7 @@ int main(int argc, char *argv[])
 	decoration_init(&server);
 	layer_shell_init(&server);
 	input_init(&server);
+	security_context_init(&server);
 	if (!options.no_xwayland)
 		xwayland_init(&server);
 
@@ -703,6 +705,7 @@ int main(int argc, char *argv[])
 		(unsigned long long)held_counters.most, (unsigned long long)held_counters.refused,
 		(unsigned long long)held_counters.clients_cut_off);
 	sw_frame_stats_mark_fds(server.frame_stats, true);
+	security_context_finish(&server);
 	input_finish(&server);
 	decoration_finish(&server);
 	sw_output_management_destroy(server.output_management);

@@ -13,6 +13,7 @@
 #include "output_config.h"
 #include "syncobj.h"
 
+struct sw_security_context;
 struct sw_explicit_sync;
 struct sw_fifo_manager;
 struct sw_commit_timing_manager;
@@ -151,6 +152,9 @@ struct sw_server {
 	double grab_x, grab_y;
 	struct wlr_box grab_geobox;
 	uint32_t resize_edges;
+
+	/* The desktop protocols, one module each (see the files named so). */
+	struct sw_security_context *security_context; /* security_context.c */
 
 	pid_t child_pid; /* the -s command, 0 when none runs */
 	int child_status;
