@@ -25,6 +25,7 @@
 #include <xkbcommon/xkbcommon.h>
 
 #include "loop_stats.h"
+#include "pointer_constraints.h"
 #include "server.h"
 
 /* The modifier for compositor bindings and alt+drag. */
@@ -375,7 +376,10 @@ static void handle_cursor_motion(struct wl_listener *listener, void *data)
 {
 	struct sw_server *server = wl_container_of(listener, server, cursor_motion);
 	struct wlr_pointer_motion_event *event = data;
-	wlr_cursor_move(server->cursor, &event->pointer->base, event->delta_x, event->delta_y);
+	double dx = event->delta_x, dy = event->delta_y;
+	pointer_constraints_motion(server->pointer_constraints, event->time_msec, &dx, &dy,
+				   event->unaccel_dx, event->unaccel_dy);
+	wlr_cursor_move(server->cursor, &event->pointer->base, dx, dy);
 	process_cursor_motion(server, event->time_msec);
 }
 
@@ -383,7 +387,13 @@ static void handle_cursor_motion_absolute(struct wl_listener *listener, void *da
 {
 	struct sw_server *server = wl_container_of(listener, server, cursor_motion_absolute);
 	struct wlr_pointer_motion_absolute_event *event = data;
-	wlr_cursor_warp_absolute(server->cursor, &event->pointer->base, event->x, event->y);
+	/* As a relative motion, so that constraints hold for it too. */
+	double lx, ly;
+	wlr_cursor_absolute_to_layout_coords(server->cursor, &event->pointer->base, event->x,
+					     event->y, &lx, &ly);
+	double dx = lx - server->cursor->x, dy = ly - server->cursor->y;
+	pointer_constraints_motion(server->pointer_constraints, event->time_msec, &dx, &dy, dx, dy);
+	wlr_cursor_move(server->cursor, &event->pointer->base, dx, dy);
 	process_cursor_motion(server, event->time_msec);
 }
 

@@ -49,6 +49,8 @@
 #include "output_management.h"
 #include "renderer.h"
 #include "xwayland.h"
+#include "pointer_constraints.h"
+#include "cursor_shape.h"
 #include "security_context.h"
 #include "server.h"
 
@@ -613,6 +615,8 @@ int main(int argc, char *argv[])
 	decoration_init(&server);
 	layer_shell_init(&server);
 	input_init(&server);
+	pointer_constraints_init(&server);
+	cursor_shape_init(&server);
 	security_context_init(&server);
 	if (!options.no_xwayland)
 		xwayland_init(&server);
@@ -706,6 +710,8 @@ int main(int argc, char *argv[])
 		(unsigned long long)held_counters.clients_cut_off);
 	sw_frame_stats_mark_fds(server.frame_stats, true);
 	security_context_finish(&server);
+	cursor_shape_finish(&server);
+	pointer_constraints_finish(&server);
 	input_finish(&server);
 	decoration_finish(&server);
 	sw_output_management_destroy(server.output_management);

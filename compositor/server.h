@@ -13,6 +13,8 @@
 #include "output_config.h"
 #include "syncobj.h"
 
+struct sw_pointer_constraints;
+struct sw_cursor_shape;
 struct sw_security_context;
 struct sw_explicit_sync;
 struct sw_fifo_manager;
@@ -154,6 +156,8 @@ struct sw_server {
 	uint32_t resize_edges;
 
 	/* The desktop protocols, one module each (see the files named so). */
+	struct sw_pointer_constraints *pointer_constraints; /* pointer_constraints.c */
+	struct sw_cursor_shape *cursor_shape; /* cursor_shape.c */
 	struct sw_security_context *security_context; /* security_context.c */
 
 	pid_t child_pid; /* the -s command, 0 when none runs */
