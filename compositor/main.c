@@ -51,6 +51,9 @@
 #include "xwayland.h"
 #include "pointer_constraints.h"
 #include "cursor_shape.h"
+#include "foreign_toplevel.h"
+#include "activation.h"
+#include "shortcuts_inhibit.h"
 #include "security_context.h"
 #include "server.h"
 
@@ -617,6 +620,9 @@ int main(int argc, char *argv[])
 	input_init(&server);
 	pointer_constraints_init(&server);
 	cursor_shape_init(&server);
+	foreign_toplevel_init(&server);
+	activation_init(&server);
+	shortcuts_inhibit_init(&server);
 	security_context_init(&server);
 	if (!options.no_xwayland)
 		xwayland_init(&server);
@@ -710,6 +716,9 @@ int main(int argc, char *argv[])
 		(unsigned long long)held_counters.clients_cut_off);
 	sw_frame_stats_mark_fds(server.frame_stats, true);
 	security_context_finish(&server);
+	shortcuts_inhibit_finish(&server);
+	activation_finish(&server);
+	foreign_toplevel_finish(&server);
 	cursor_shape_finish(&server);
 	pointer_constraints_finish(&server);
 	input_finish(&server);

@@ -15,6 +15,10 @@
 
 struct sw_pointer_constraints;
 struct sw_cursor_shape;
+struct sw_foreign_toplevel;
+struct sw_foreign_toplevel_handle;
+struct sw_activation;
+struct sw_shortcuts_inhibit;
 struct sw_security_context;
 struct sw_explicit_sync;
 struct sw_fifo_manager;
@@ -158,6 +162,9 @@ struct sw_server {
 	/* The desktop protocols, one module each (see the files named so). */
 	struct sw_pointer_constraints *pointer_constraints; /* pointer_constraints.c */
 	struct sw_cursor_shape *cursor_shape; /* cursor_shape.c */
+	struct sw_foreign_toplevel *foreign_toplevel; /* foreign_toplevel.c */
+	struct sw_activation *activation; /* activation.c */
+	struct sw_shortcuts_inhibit *shortcuts_inhibit; /* shortcuts_inhibit.c */
 	struct sw_security_context *security_context; /* security_context.c */
 
 	pid_t child_pid; /* the -s command, 0 when none runs */
@@ -226,6 +233,9 @@ struct sw_view {
 	bool placed; /* it has been mapped once: it stays where it was put */
 	bool filling;
 	struct wlr_box floating;
+	/* Its entries in the task bars' window lists, while mapped
+	 * (foreign_toplevel.c). */
+	struct sw_foreign_toplevel_handle *foreign_handle;
 };
 
 struct sw_popup {
@@ -269,8 +279,14 @@ void handle_new_xdg_popup(struct wl_listener *listener, void *data);
 void view_focus(struct sw_view *view, struct wlr_surface *surface);
 struct sw_view *view_at(struct sw_server *server, double lx, double ly,
 			struct wlr_surface **surface, double *sx, double *sy);
+/* The view whose toplevel surface this is, or NULL. */
+struct sw_view *view_from_surface(struct wlr_surface *surface);
 void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint32_t edges);
 void view_cycle(struct sw_server *server);
+/* What a client or a task bar asks for; output NULL: the one the view is
+ * on. */
+void view_set_maximized(struct sw_view *view, bool maximized);
+void view_set_fullscreen(struct sw_view *view, bool fullscreen, struct wlr_output *output);
 /* Fits the maximized and fullscreen windows on output to it again (its
  * mode or usable area changed). */
 void views_refill(struct sw_server *server, struct wlr_output *output);

@@ -10,6 +10,7 @@
 #include <wlr/util/edges.h>
 #include <wlr/util/log.h>
 
+#include "foreign_toplevel.h"
 #include "layer_shell.h"
 #include "server.h"
 
@@ -58,6 +59,13 @@ struct sw_view *view_at(struct sw_server *server, double lx, double ly,
 	struct wlr_scene_tree *tree = node->parent;
 	while (tree && !tree->node.data)
 		tree = tree->node.parent;
+	return tree ? tree->node.data : NULL;
+}
+
+struct sw_view *view_from_surface(struct wlr_surface *surface)
+{
+	struct wlr_xdg_toplevel *toplevel = wlr_xdg_toplevel_try_from_wlr_surface(surface);
+	struct wlr_scene_tree *tree = toplevel ? toplevel->base->data : NULL;
 	return tree ? tree->node.data : NULL;
 }
 
@@ -223,12 +231,14 @@ static void handle_map(struct wl_listener *listener, void *data)
 		view_place(view);
 	view->placed = true;
 	wl_list_insert(&view->server->views, &view->link);
+	foreign_toplevel_map(view);
 	view_focus(view, view->xdg_toplevel->base->surface);
 }
 
 static void handle_unmap(struct wl_listener *listener, void *data)
 {
 	struct sw_view *view = wl_container_of(listener, view, unmap);
+	foreign_toplevel_unmap(view);
 	if (view == view->server->grabbed_view) {
 		view->server->cursor_mode = SW_CURSOR_PASSTHROUGH;
 		view->server->grabbed_view = NULL;
@@ -304,6 +314,23 @@ static void handle_request_resize(struct wl_listener *listener, void *data)
 		view_begin_interactive(view, SW_CURSOR_RESIZE, event->edges);
 }
 
+void view_set_maximized(struct sw_view *view, bool maximized)
+{
+	wlr_xdg_toplevel_set_maximized(view->xdg_toplevel, maximized);
+	struct wlr_output *output = view_output(view);
+	if (output)
+		view_arrange(view, output);
+}
+
+void view_set_fullscreen(struct sw_view *view, bool fullscreen, struct wlr_output *output)
+{
+	wlr_xdg_toplevel_set_fullscreen(view->xdg_toplevel, fullscreen);
+	if (!output)
+		output = view_output(view);
+	if (output)
+		view_arrange(view, output);
+}
+
 static void handle_request_maximize(struct wl_listener *listener, void *data)
 {
 	/* xdg-shell wants a configure in reply, also when nothing changes. */
@@ -311,10 +338,7 @@ static void handle_request_maximize(struct wl_listener *listener, void *data)
 	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
 	if (!toplevel->base->initialized)
 		return;
-	wlr_xdg_toplevel_set_maximized(toplevel, toplevel->requested.maximized);
-	struct wlr_output *output = view_output(view);
-	if (output)
-		view_arrange(view, output);
+	view_set_maximized(view, toplevel->requested.maximized);
 	wlr_xdg_surface_schedule_configure(toplevel->base);
 }
 
@@ -324,12 +348,8 @@ static void handle_request_fullscreen(struct wl_listener *listener, void *data)
 	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
 	if (!toplevel->base->initialized)
 		return;
-	wlr_xdg_toplevel_set_fullscreen(toplevel, toplevel->requested.fullscreen);
 	/* The output the client names, when it names one. */
-	struct wlr_output *output = toplevel->requested.fullscreen_output ?
-		toplevel->requested.fullscreen_output : view_output(view);
-	if (output)
-		view_arrange(view, output);
+	view_set_fullscreen(view, toplevel->requested.fullscreen, toplevel->requested.fullscreen_output);
 	wlr_xdg_surface_schedule_configure(toplevel->base);
 }
 
