@@ -24,6 +24,7 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "idle.h"
 #include "loop_stats.h"
 #include "pointer_constraints.h"
 #include "server.h"
@@ -70,6 +71,7 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data)
 	struct sw_keyboard *keyboard = wl_container_of(listener, keyboard, key);
 	struct sw_server *server = keyboard->server;
 	struct wlr_keyboard_key_event *event = data;
+	idle_notify_activity(server);
 
 	/* libinput keycode -> xkbcommon keycode */
 	uint32_t keycode = event->keycode + 8;
@@ -380,6 +382,7 @@ static void handle_cursor_motion(struct wl_listener *listener, void *data)
 {
 	struct sw_server *server = wl_container_of(listener, server, cursor_motion);
 	struct wlr_pointer_motion_event *event = data;
+	idle_notify_activity(server);
 	double dx = event->delta_x, dy = event->delta_y;
 	pointer_constraints_motion(server->pointer_constraints, event->time_msec, &dx, &dy,
 				   event->unaccel_dx, event->unaccel_dy);
@@ -391,6 +394,7 @@ static void handle_cursor_motion_absolute(struct wl_listener *listener, void *da
 {
 	struct sw_server *server = wl_container_of(listener, server, cursor_motion_absolute);
 	struct wlr_pointer_motion_absolute_event *event = data;
+	idle_notify_activity(server);
 	/* As a relative motion, so that constraints hold for it too. */
 	double lx, ly;
 	wlr_cursor_absolute_to_layout_coords(server->cursor, &event->pointer->base, event->x,
@@ -405,6 +409,7 @@ static void handle_cursor_button(struct wl_listener *listener, void *data)
 {
 	struct sw_server *server = wl_container_of(listener, server, cursor_button);
 	struct wlr_pointer_button_event *event = data;
+	idle_notify_activity(server);
 
 	if (event->state == WL_POINTER_BUTTON_STATE_RELEASED) {
 		if (server->cursor_mode != SW_CURSOR_PASSTHROUGH) {
@@ -441,6 +446,7 @@ static void handle_cursor_axis(struct wl_listener *listener, void *data)
 {
 	struct sw_server *server = wl_container_of(listener, server, cursor_axis);
 	struct wlr_pointer_axis_event *event = data;
+	idle_notify_activity(server);
 	wlr_seat_pointer_notify_axis(server->seat, event->time_msec, event->orientation, event->delta,
 				     event->delta_discrete, event->source, event->relative_direction);
 }

@@ -49,6 +49,9 @@
 #include "output_management.h"
 #include "renderer.h"
 #include "xwayland.h"
+#include "idle.h"
+#include "output_power.h"
+#include "gamma_control.h"
 #include "pointer_constraints.h"
 #include "cursor_shape.h"
 #include "foreign_toplevel.h"
@@ -618,6 +621,9 @@ int main(int argc, char *argv[])
 	decoration_init(&server);
 	layer_shell_init(&server);
 	input_init(&server);
+	idle_init(&server);
+	output_power_init(&server);
+	gamma_control_init(&server);
 	pointer_constraints_init(&server);
 	cursor_shape_init(&server);
 	foreign_toplevel_init(&server);
@@ -721,6 +727,9 @@ int main(int argc, char *argv[])
 	foreign_toplevel_finish(&server);
 	cursor_shape_finish(&server);
 	pointer_constraints_finish(&server);
+	gamma_control_finish(&server);
+	output_power_finish(&server);
+	idle_finish(&server);
 	input_finish(&server);
 	decoration_finish(&server);
 	sw_output_management_destroy(server.output_management);

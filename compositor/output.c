@@ -14,6 +14,7 @@
 #include "commit_timing.h"
 #include "explicit_sync.h"
 #include "fifo.h"
+#include "gamma_control.h"
 #include "layer_shell.h"
 #include "output_config.h"
 #include "output_management.h"
@@ -57,7 +58,7 @@ static void output_retire(struct sw_output *output, int n)
 	wl_signal_emit_mutable(&output->server->events.frames_retired, NULL);
 }
 
-static void output_retire_all(struct sw_output *output)
+void output_retire_all(struct sw_output *output)
 {
 	for (int i = 0; i < output->n_in_flight; i++)
 		sw_frame_stats_frame_presented(output->stats, output->in_flight[i].frame, NULL);
@@ -134,6 +135,8 @@ static bool output_commit_frame(struct sw_output *output)
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	bool ok = wlr_scene_output_build_state(scene_output, &state, NULL);
+	if (ok && output->gamma_changed)
+		ok = gamma_control_apply(output, &state);
 	bool want = ok && output_wants_tearing(output);
 	/* Asked once per request: a refusal is logged by wlroots too. */
 	if (want && !output->tearing_refused) {

@@ -48,6 +48,10 @@ static void publish(void *data)
 		if (!wlr_box_empty(&box)) {
 			head->state.x = box.x;
 			head->state.y = box.y;
+			/* Turned off by output power (output_power.c), it is
+			 * still in the layout: on, as far as output management
+			 * goes. */
+			head->state.enabled = true;
 		}
 	}
 	wlr_output_manager_v1_set_configuration(om->manager, config);

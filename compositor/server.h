@@ -13,6 +13,9 @@
 #include "output_config.h"
 #include "syncobj.h"
 
+struct sw_idle;
+struct sw_output_power;
+struct sw_gamma_control;
 struct sw_pointer_constraints;
 struct sw_cursor_shape;
 struct sw_foreign_toplevel;
@@ -160,6 +163,9 @@ struct sw_server {
 	uint32_t resize_edges;
 
 	/* The desktop protocols, one module each (see the files named so). */
+	struct sw_idle *idle; /* idle.c */
+	struct sw_output_power *output_power; /* output_power.c */
+	struct sw_gamma_control *gamma_control; /* gamma_control.c */
 	struct sw_pointer_constraints *pointer_constraints; /* pointer_constraints.c */
 	struct sw_cursor_shape *cursor_shape; /* cursor_shape.c */
 	struct sw_foreign_toplevel *foreign_toplevel; /* foreign_toplevel.c */
@@ -205,6 +211,9 @@ struct sw_output {
 	 * changes), and whether the backend refused one since the fullscreen
 	 * window asked (not asked again until it stops asking). */
 	bool tearing, tearing_refused;
+	/* A client set new gamma ramps, or its control went: the next frame
+	 * carries them (gamma_control.c). */
+	bool gamma_changed;
 
 	struct wl_listener frame;
 	struct wl_listener request_state;
@@ -268,6 +277,9 @@ uint64_t server_frames_retired(struct sw_server *server);
 void output_place(struct sw_output *output, bool has_position, int x, int y);
 /* Takes a disabled output out of the layout and the scene. */
 void output_unplace(struct sw_output *output);
+/* Counts every frame output has in flight as presented: for an output
+ * just disabled, which will present none of them. */
+void output_retire_all(struct sw_output *output);
 /* Whether the scene shows the surface on output (any output when NULL): it
  * sends wl_surface.enter where some of the surface is visible, not hidden
  * under opaque ones. */
