@@ -13,6 +13,7 @@
 #include "buffer.h"
 #include "linux-dmabuf-v1-client-protocol.h"
 #include "linux-drm-syncobj-v1-client-protocol.h"
+#include "window.h"
 
 static void buffer_handle_release(void *data, struct wl_buffer *wl_buffer)
 {
@@ -161,6 +162,17 @@ struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type typ
 		return NULL;
 	}
 	wl_buffer_add_listener(b->wl_buffer, &buffer_listener, b);
+	return b;
+}
+
+struct sw_buffer *sw_buffer_create_solid(struct sw_display *d, int width, int height,
+					 uint32_t colour)
+{
+	struct sw_buffer *b =
+		sw_buffer_create(d, SW_BUFFER_SHM, -1, DRM_FORMAT_XRGB8888, width, height, NULL);
+	if (!b)
+		sw_die("cannot make a %dx%d buffer: %s", width, height, strerror(errno));
+	sw_buffer_fill(b, colour);
 	return b;
 }
 

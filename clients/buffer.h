@@ -51,6 +51,10 @@ struct sw_buffer {
 struct sw_buffer *sw_buffer_create(struct sw_display *d, enum sw_buffer_type type, int card_fd,
 				   uint32_t format, int width, int height,
 				   struct sw_timeline *release);
+/* A wl_shm XRGB8888 buffer of one colour, for a window whose content does
+ * not matter; dies (sw_die, window.h) when it cannot be made. */
+struct sw_buffer *sw_buffer_create_solid(struct sw_display *d, int width, int height,
+					 uint32_t colour);
 /* A dmabuf someone else allocated (one plane; a GPU renders into it),
  * announced with modifier (DRM_FORMAT_MOD_INVALID: implicit). Takes
  * dmabuf_fd, which the buffer keeps open (for its implicit fences) until

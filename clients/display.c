@@ -9,6 +9,7 @@
 #include "commit-timing-v1-client-protocol.h"
 #include "fifo-v1-client-protocol.h"
 #include "presentation-time-client-protocol.h"
+#include "window.h"
 #include "xdg-shell-client-protocol.h"
 
 static void wm_base_ping(void *data, struct xdg_wm_base *wm_base, uint32_t serial)
@@ -145,6 +146,20 @@ const struct sw_display_global *sw_display_find_global(const struct sw_display *
 		if (strcmp(d->globals[i].interface, interface) == 0)
 			return &d->globals[i];
 	return NULL;
+}
+
+void *sw_display_bind(struct sw_display *d, const struct wl_interface *interface, uint32_t version)
+{
+	const struct sw_display_global *g = sw_display_find_global(d, interface->name);
+	return g ? wl_registry_bind(d->registry, g->name, interface, version) : NULL;
+}
+
+void *sw_display_need(struct sw_display *d, const struct wl_interface *interface, uint32_t version)
+{
+	void *proxy = sw_display_bind(d, interface, version);
+	if (!proxy)
+		sw_die("the compositor offers no %s", interface->name);
+	return proxy;
 }
 
 bool sw_display_has_modifier(const struct sw_display *d, uint32_t format, uint64_t modifier)

@@ -54,6 +54,10 @@ void sw_display_abandon(struct sw_display *d);
 
 const struct sw_display_global *sw_display_find_global(const struct sw_display *d,
 							const char *interface);
+/* Binds the first global of interface at version: NULL when the compositor
+ * offers none. sw_display_need dies then (sw_die, window.h). */
+void *sw_display_bind(struct sw_display *d, const struct wl_interface *interface, uint32_t version);
+void *sw_display_need(struct sw_display *d, const struct wl_interface *interface, uint32_t version);
 bool sw_display_has_modifier(const struct sw_display *d, uint32_t format, uint64_t modifier);
 
 /* Time in the compositor's presentation clock, ns. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "buffer.h"
 #include "window.h"
 #include "xdg-shell-client-protocol.h"
 
@@ -52,6 +53,21 @@ void sw_window_init(struct sw_window *w, struct sw_display *d, const char *title
 	xdg_toplevel_add_listener(w->xdg_toplevel, &toplevel_listener, w);
 	xdg_toplevel_set_title(w->xdg_toplevel, title);
 	xdg_toplevel_set_app_id(w->xdg_toplevel, title);
+}
+
+void sw_window_wait_configured(struct sw_window *w, struct sw_display *d)
+{
+	wl_surface_commit(w->surface);
+	while (!w->configured)
+		if (wl_display_dispatch(d->display) < 0)
+			sw_die("the connection ended before the window was configured");
+}
+
+void sw_window_show(struct sw_window *w, const struct sw_buffer *b)
+{
+	wl_surface_attach(w->surface, b->wl_buffer, 0, 0);
+	wl_surface_damage_buffer(w->surface, 0, 0, b->width, b->height);
+	wl_surface_commit(w->surface);
 }
 
 void sw_window_finish(struct sw_window *w)

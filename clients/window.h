@@ -8,6 +8,8 @@
 
 #include "display.h"
 
+struct sw_buffer;
+
 struct sw_window {
 	struct wl_surface *surface;
 	struct xdg_surface *xdg_surface;
@@ -24,6 +26,11 @@ struct sw_window {
 /* title is also the app id. The caller makes the first (empty) commit, after
  * attaching whatever other surface state it wants to go with it. */
 void sw_window_init(struct sw_window *w, struct sw_display *d, const char *title);
+/* Makes that first commit and dispatches until the compositor's first
+ * configure is acked; dies (sw_die) if the connection ends before. */
+void sw_window_wait_configured(struct sw_window *w, struct sw_display *d);
+/* Attaches b, damages all of it and commits. */
+void sw_window_show(struct sw_window *w, const struct sw_buffer *b);
 /* Destroys what w has (a surface given no role has only the wl_surface)
  * and leaves it empty. */
 void sw_window_finish(struct sw_window *w);

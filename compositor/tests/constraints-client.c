@@ -29,10 +29,10 @@
 #include "buffer.h"
 #include "cursor-shape-v1-client-protocol.h"
 #include "display.h"
+#include "input.h"
 #include "pointer-constraints-unstable-v1-client-protocol.h"
 #include "relative-pointer-unstable-v1-client-protocol.h"
 #include "window.h"
-#include "xdg-shell-client-protocol.h"
 
 #define WIDTH 400
 #define HEIGHT 300
@@ -63,15 +63,6 @@ struct client {
 	enum wp_cursor_shape_device_v1_shape shape;
 	uint32_t enter_serial;
 };
-
-static void *bind_global(struct sw_display *d, const struct wl_interface *interface,
-			 uint32_t version)
-{
-	const struct sw_display_global *g = sw_display_find_global(d, interface->name);
-	if (!g)
-		sw_die("the compositor offers no %s", interface->name);
-	return wl_registry_bind(d->registry, g->name, interface, version);
-}
 
 static void sync_done(void *data, struct wl_callback *callback, uint32_t time)
 {
@@ -120,17 +111,11 @@ static void pointer_button(void *data, struct wl_pointer *p, uint32_t serial, ui
 	}
 }
 
-static void pointer_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis,
-			 wl_fixed_t v)
-{
-}
-
-static const struct wl_pointer_listener pointer_listener = {
+static struct wl_pointer_listener pointer_listener = {
 	.enter = pointer_enter,
 	.leave = pointer_leave,
 	.motion = pointer_motion,
 	.button = pointer_button,
-	.axis = pointer_axis,
 };
 
 static void relative_motion(void *data, struct zwp_relative_pointer_v1 *r, uint32_t utime_hi,
@@ -243,10 +228,10 @@ int main(int argc, char *argv[])
 	c.d = sw_display_create(NULL);
 	if (!c.d || wl_display_get_error(c.d->display))
 		sw_die("cannot connect to the compositor");
-	c.seat = bind_global(c.d, &wl_seat_interface, 1);
+	c.seat = sw_display_need(c.d, &wl_seat_interface, 1);
 	c.pointer = wl_seat_get_pointer(c.seat);
 	if (c.shape_name) {
-		c.shape_manager = bind_global(c.d, &wp_cursor_shape_manager_v1_interface, 1);
+		c.shape_manager = sw_display_need(c.d, &wp_cursor_shape_manager_v1_interface, 1);
 		c.shape_device = wp_cursor_shape_manager_v1_get_pointer(c.shape_manager, c.pointer);
 	}
 	if (set_shape) {
@@ -257,26 +242,18 @@ int main(int argc, char *argv[])
 		sw_display_abandon(c.d);
 		return 0;
 	}
-	wl_pointer_add_listener(c.pointer, &pointer_listener, &c);
-	c.relative_manager = bind_global(c.d, &zwp_relative_pointer_manager_v1_interface, 1);
+	sw_pointer_add_listener(c.pointer, &pointer_listener, &c);
+	c.relative_manager = sw_display_need(c.d, &zwp_relative_pointer_manager_v1_interface, 1);
 	struct zwp_relative_pointer_v1 *relative =
 		zwp_relative_pointer_manager_v1_get_relative_pointer(c.relative_manager, c.pointer);
 	zwp_relative_pointer_v1_add_listener(relative, &relative_listener, &c);
 	if (lock || confine)
-		c.constraints = bind_global(c.d, &zwp_pointer_constraints_v1_interface, 1);
+		c.constraints = sw_display_need(c.d, &zwp_pointer_constraints_v1_interface, 1);
 
 	struct sw_window w;
 	sw_window_init(&w, c.d, "constraints-client");
-	wl_surface_commit(w.surface);
-	while (!w.configured)
-		if (wl_display_dispatch(c.d->display) < 0)
-			sw_die("the connection failed");
-	struct sw_buffer *buffer =
-		sw_buffer_create(c.d, SW_BUFFER_SHM, -1, DRM_FORMAT_XRGB8888, WIDTH, HEIGHT, NULL);
-	if (!buffer)
-		sw_die("cannot make a buffer");
-	for (size_t i = 0; i < buffer->size / 4; i++)
-		((uint32_t *)buffer->data)[i] = 0xff3060a0;
+	sw_window_wait_configured(&w, c.d);
+	struct sw_buffer *buffer = sw_buffer_create_solid(c.d, WIDTH, HEIGHT, 0xff3060a0);
 
 	struct wl_region *region = NULL;
 	if (confine) {
@@ -299,9 +276,7 @@ int main(int argc, char *argv[])
 		zwp_confined_pointer_v1_add_listener(confined_pointer, &confined_listener, &c);
 		wl_region_destroy(region);
 	}
-	wl_surface_attach(w.surface, buffer->wl_buffer, 0, 0);
-	wl_surface_damage_buffer(w.surface, 0, 0, WIDTH, HEIGHT);
-	wl_surface_commit(w.surface);
+	sw_window_show(&w, buffer);
 	if (wl_display_roundtrip(c.d->display) < 0)
 		sw_die("the connection failed");
 	printf("ready\n");

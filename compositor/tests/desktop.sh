@@ -10,54 +10,15 @@
 # /results/desktop/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=desktop
-build=${1:-build}
-syncway=${SYNCWAY:-$build/compositor/syncway}
-out=/results/desktop
-rm -rf "$out"
-mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
-unset WAYLAND_DISPLAY DISPLAY
-tmp=$(mktemp -d)
-
-# wait_for FILE STRING SECONDS: whether FILE gets a line with STRING in time.
-wait_for() {
-	wait_left=$(($3 * 10))
-	while [ $wait_left -gt 0 ]; do
-		grep -qF -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		wait_left=$((wait_left - 1))
-	done
-	return 1
-}
-
-# pixel X Y: the colour at logical X,Y as "R G B", from a 1x1 capture.
-pixel() {
-	grim -s 1 -g "$1,$2 1x1" -t ppm "$tmp/px.ppm" 2>>"$out/grim.log" &&
-		od -An -tu1 -j11 -N3 "$tmp/px.ppm" | tr -s ' ' | sed 's/^ //'
-}
-
-# ppm_size FILE: "W H" of a binary PPM (grim writes "P6\nW H\n255\n").
-ppm_size() {
-	head -c 20 "$1" | sed -n 2p
-}
+# shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
+. "${0%/*}/../../tests/lib/desktop.sh"
+desktop_setup desktop "$1"
 
 # HEADLESS-1 at 1.5: 1280x720 pixels, 853x480 in the layout; HEADLESS-2
 # right of it at 1.
-log=$out/syncway.log
-"$syncway" -v --report 0 --no-xwayland --outputs 2 --output 'HEADLESS-1:1280x720,scale=1.5,pos=0,0' \
-	--output 'HEADLESS-2:320x240,pos=853,0' >"$log" 2>&1 &
-pid=$!
-if ! wait_for "$log" "running on WAYLAND_DISPLAY=" 30; then
-	tail -n 20 "$log" | sed 's/^/    /'
-	result compositor-starts fail "no Wayland socket within 30 s"
-	kill "$pid" 2>/dev/null
-	result_summary
-	exit
-fi
-WAYLAND_DISPLAY=$(sed -n 's/^syncway: running on WAYLAND_DISPLAY=//p' "$log")
-export WAYLAND_DISPLAY
+syncway_start "$log" -v --report 0 --no-xwayland --outputs 2 --output 'HEADLESS-1:1280x720,scale=1.5,pos=0,0' \
+	--output 'HEADLESS-2:320x240,pos=853,0' ||
+	give_up compositor-starts "no Wayland socket within 30 s"
 
 # The bar: one module of fixed text, a colour no one else draws.
 mkdir -p "$tmp/waybar"
@@ -75,16 +36,9 @@ EOF
 dbus-run-session -- waybar -c "$tmp/waybar/config" -s "$tmp/waybar/style.css" \
 	>"$out/waybar.log" 2>&1 &
 waybar_pid=$!
-if wait_for "$log" 'layer shell: mapped "waybar" on the top layer of HEADLESS-1' 60; then
+if wait_until 60 has "$log" 'layer shell: mapped "waybar" on the top layer of HEADLESS-1'; then
 	# Mapped is not drawn: the first buffer may still be on its way.
-	colour= tries=50
-	while [ $tries -gt 0 ]; do
-		colour=$(pixel 600 15)
-		[ "$colour" = "255 0 255" ] && break
-		sleep 0.2
-		tries=$((tries - 1))
-	done
-	if [ "$colour" = "255 0 255" ]; then
+	if wait_pixel 10 600 15 "255 0 255"; then
 		result waybar-draws-its-bar-on-the-named-output pass
 	else
 		result waybar-draws-its-bar-on-the-named-output fail \
@@ -114,9 +68,9 @@ wl-paste --watch sh -c 'cat; echo' >"$tmp/watch.txt" 2>"$out/wl-paste-watch.log"
 watch_pid=$!
 sleep 0.5
 wl-copy first 2>>"$out/wl-copy.log"
-wait_for "$tmp/watch.txt" first 10
+wait_until 10 has "$tmp/watch.txt" first
 wl-copy second 2>>"$out/wl-copy.log"
-wait_for "$tmp/watch.txt" second 10
+wait_until 10 has "$tmp/watch.txt" second
 pasted=$(timeout 10 wl-paste -n 2>>"$out/wl-paste.log")
 if [ "$pasted" = second ] && grep -qx first "$tmp/watch.txt" && grep -qx second "$tmp/watch.txt"; then
 	result wl-copy-reaches-wl-paste-and-its-watch pass
@@ -148,16 +102,6 @@ else
 		"foot was not sent preferred_scale(180): $(grep -o 'wp_fractional_scale[^ ]*' "$out/foot.log" | sort -u | tr '\n' ' ')"
 fi
 
-kill "$waybar_pid" 2>/dev/null
-wait "$waybar_pid" 2>/dev/null
-kill -TERM "$pid"
-wait "$pid"
-status=$?
-if run_problems "$log" "$status" "syncway: held commits:"; then
-	result compositor-exits-clean-after-the-desktop-clients pass
-else
-	tail -n 6 "$log" | sed 's/^/    /'
-	result compositor-exits-clean-after-the-desktop-clients fail "$run_problems"
-fi
-rm -rf "$tmp"
+stop "$waybar_pid"
+syncway_stop compositor-exits-clean-after-the-desktop-clients "syncway: held commits:"
 result_summary

@@ -84,32 +84,25 @@ int main(void)
 		sw_die("cannot connect to the compositor");
 	if (!d->compositor || !d->wm_base || !d->shm)
 		sw_die("the compositor lacks wl_compositor, xdg_wm_base or wl_shm");
-	const struct sw_display_global *global = sw_display_find_global(d, zwp_idle_inhibit_manager_v1_interface.name);
-	if (!global) {
-		fprintf(stderr, "idle-inhibit-client: the compositor offers no zwp_idle_inhibit_manager_v1\n");
+	struct zwp_idle_inhibit_manager_v1 *manager =
+		sw_display_bind(d, &zwp_idle_inhibit_manager_v1_interface, 1);
+	if (!manager) {
+		fprintf(stderr,
+			"idle-inhibit-client: the compositor offers no zwp_idle_inhibit_manager_v1\n");
 		sw_display_destroy(d);
 		return 1;
 	}
-	struct zwp_idle_inhibit_manager_v1 *manager =
-		wl_registry_bind(d->registry, global->name, &zwp_idle_inhibit_manager_v1_interface, 1);
 
 	struct sw_window window;
 	sw_window_init(&window, d, "idle-inhibit-client");
 	struct zwp_idle_inhibitor_v1 *inhibitor =
 		zwp_idle_inhibit_manager_v1_create_inhibitor(manager, window.surface);
-	wl_surface_commit(window.surface);
-	while (!window.configured && !quit)
-		dispatch(d);
+	sw_window_wait_configured(&window, d);
 
-	struct sw_buffer *buffer = sw_buffer_create(d, SW_BUFFER_SHM, -1, DRM_FORMAT_XRGB8888, 64, 64, NULL);
-	if (!buffer)
-		sw_die("cannot create a buffer");
-	sw_buffer_fill(buffer, 0xff4080c0);
+	struct sw_buffer *buffer = sw_buffer_create_solid(d, 64, 64, 0xff4080c0);
 	bool shown = false;
 	wl_callback_add_listener(wl_surface_frame(window.surface), &frame_listener, &shown);
-	wl_surface_attach(window.surface, buffer->wl_buffer, 0, 0);
-	wl_surface_damage_buffer(window.surface, 0, 0, 64, 64);
-	wl_surface_commit(window.surface);
+	sw_window_show(&window, buffer);
 	while (!shown && !quit)
 		dispatch(d);
 	if (shown)

@@ -20,63 +20,21 @@
 # /results/idle/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=idle
-build=${1:-build}
-syncway=${SYNCWAY:-$build/compositor/syncway}
+# shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
+. "${0%/*}/../../tests/lib/desktop.sh"
+desktop_setup idle "$1"
 inhibit_client=$build/compositor/tests/idle-inhibit-client
-out=/results/idle
-rm -rf "$out"
-mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR WLR_RENDERER=pixman
 if [ -e /dev/dri/card0 ]; then
 	export LIBSEAT_BACKEND=noop WLR_LIBINPUT_NO_DEVICES=1 WLR_BACKENDS=drm
 	output=Virtual-1
 else
-	export WLR_BACKENDS=headless
 	output=HEADLESS-1
 fi
-unset WAYLAND_DISPLAY DISPLAY
 
-# wait_for FILE STRING SECONDS: whether FILE gets a line with STRING in
-# time. Deadlines are in seconds of the clock: counting turns of the loop
-# made them several times longer under a busy TCG guest.
-wait_for() {
-	wait_end=$(($(date +%s) + $3 + 1))
-	until grep -qF -- "$2" "$1" 2>/dev/null; do
-		[ "$(date +%s)" -lt "$wait_end" ] || return 1
-		sleep 0.1
-	done
-}
-
-# count FILE LINE: how many lines of FILE are exactly LINE.
-count() {
-	grep -cx -- "$2" "$1" 2>/dev/null
-}
-
-# wait_count FILE LINE N SECONDS: whether FILE has N such lines in time.
-wait_count() {
-	wait_end=$(($(date +%s) + $4 + 1))
-	until [ "$(count "$1" "$2")" -ge "$3" ]; do
-		[ "$(date +%s)" -lt "$wait_end" ] || return 1
-		sleep 0.1
-	done
-}
-
-log=$out/syncway.log
 stats=$out/stats.jsonl
 # --report 1: the --stats file is flushed every second.
-"$syncway" -v --report 1 --stats "$stats" --no-xwayland --output "$output:640x480" >"$log" 2>&1 &
-pid=$!
-if ! wait_for "$log" "running on WAYLAND_DISPLAY=" 30; then
-	tail -n 20 "$log" | sed 's/^/    /'
-	result compositor-starts fail "no Wayland socket within 30 s"
-	kill "$pid" 2>/dev/null
-	result_summary
-	exit
-fi
-WAYLAND_DISPLAY=$(sed -n 's/^syncway: running on WAYLAND_DISPLAY=//p' "$log")
-export WAYLAND_DISPLAY
+syncway_start "$log" -v --report 1 --stats "$stats" --no-xwayland --output "$output:640x480" ||
+	give_up compositor-starts "no Wayland socket within 30 s"
 
 # --- idle notification -----------------------------------------------------
 # Each idle and resume is a line of the file; the nth of each is awaited.
@@ -86,7 +44,7 @@ swayidle -w timeout 1 "echo idle >>$events" resume "echo resumed >>$events" \
 	>"$out/swayidle.log" 2>&1 &
 swayidle_pid=$!
 
-if wait_count "$events" idle 1 10; then
+if wait_count "$events" '^idle$' 1 10; then
 	result idle-fires-after-timeout-without-input pass
 else
 	result idle-fires-after-timeout-without-input fail \
@@ -94,14 +52,14 @@ else
 fi
 
 wtype -k a 2>>"$out/input.log"
-if wait_count "$events" resumed 1 5; then
+if wait_count "$events" '^resumed$' 1 5; then
 	result key-press-resumes-from-idle pass
 else
 	result key-press-resumes-from-idle fail "no resume within 5 s of a key (wtype)"
 fi
 
-if wait_count "$events" idle 2 10 && wlrctl pointer move 10 10 2>>"$out/input.log" &&
-	wait_count "$events" resumed 2 5; then
+if wait_count "$events" '^idle$' 2 10 && wlrctl pointer move 10 10 2>>"$out/input.log" &&
+	wait_count "$events" '^resumed$' 2 5; then
 	result pointer-motion-resumes-from-idle pass
 else
 	result pointer-motion-resumes-from-idle fail \
@@ -109,67 +67,64 @@ else
 fi
 
 # --- idle inhibition ---------------------------------------------------------
+# show_inhibitor N: starts idle-inhibit-client N on an idle session (its
+# pid in inhibitor); whether it is shown and the session resumes.
+show_inhibitor() {
+	resumes=$(lines "$events" '^resumed$')
+	"$inhibit_client" >"$out/inhibitor-$1.log" 2>&1 &
+	inhibitor=$!
+	wait_for "$out/inhibitor-$1.log" '^shown$' 10 && wait_count "$events" '^resumed$' $((resumes + 1)) 5
+}
+# said N: the events, and what inhibitor N said.
+said() {
+	echo "events: $(tr '\n' ' ' <"$events"); client: $(tr '\n' ' ' <"$out/inhibitor-$1.log")"
+}
+
 # A shown inhibitor resumes an idle session and holds it awake: 3 s is
 # three timeouts.
-wait_count "$events" idle 3 10
-"$inhibit_client" >"$out/inhibitor-1.log" 2>&1 &
-inhibitor=$!
-idles=$(count "$events" idle)
-if wait_for "$out/inhibitor-1.log" shown 10 && wait_count "$events" resumed 3 5 &&
-	sleep 3 && [ "$(count "$events" idle)" = "$idles" ]; then
+wait_count "$events" '^idle$' 3 10
+idles=$(lines "$events" '^idle$')
+if show_inhibitor 1 && sleep 3 && [ "$(lines "$events" '^idle$')" = "$idles" ]; then
 	result shown-inhibitor-keeps-session-awake pass
 else
-	result shown-inhibitor-keeps-session-awake fail \
-		"events: $(tr '\n' ' ' <"$events"); client: $(tr '\n' ' ' <"$out/inhibitor-1.log")"
+	result shown-inhibitor-keeps-session-awake fail "$(said 1)"
 fi
 
 # Its window unmapped, the inhibitor is still there and no longer counts.
 kill -USR1 "$inhibitor" 2>/dev/null
-if wait_for "$out/inhibitor-1.log" hidden 5 && wait_count "$events" idle $((idles + 1)) 5; then
+if wait_for "$out/inhibitor-1.log" '^hidden$' 5 && wait_count "$events" '^idle$' $((idles + 1)) 5; then
 	result hidden-inhibitor-lets-session-idle pass
 else
-	result hidden-inhibitor-lets-session-idle fail \
-		"events: $(tr '\n' ' ' <"$events"); client: $(tr '\n' ' ' <"$out/inhibitor-1.log")"
+	result hidden-inhibitor-lets-session-idle fail "$(said 1)"
 fi
-kill "$inhibitor" 2>/dev/null
-wait "$inhibitor"
+stop "$inhibitor"
 
 # A second one shown, then its inhibitor destroyed (a player that stops
 # playing): the window stays, and no longer inhibits.
-"$inhibit_client" >"$out/inhibitor-2.log" 2>&1 &
-inhibitor=$!
-resumes=$(count "$events" resumed)
-wait_for "$out/inhibitor-2.log" shown 10 && wait_count "$events" resumed $((resumes + 1)) 5
-idles=$(count "$events" idle)
+show_inhibitor 2
+idles=$(lines "$events" '^idle$')
 sleep 1.5
-awake=$(count "$events" idle)
+awake=$(lines "$events" '^idle$')
 kill -USR2 "$inhibitor" 2>/dev/null
-if [ "$awake" = "$idles" ] && wait_for "$out/inhibitor-2.log" released 5 &&
-	wait_count "$events" idle $((idles + 1)) 5; then
+if [ "$awake" = "$idles" ] && wait_for "$out/inhibitor-2.log" '^released$' 5 &&
+	wait_count "$events" '^idle$' $((idles + 1)) 5; then
 	result released-inhibitor-lets-session-idle pass
 else
-	result released-inhibitor-lets-session-idle fail \
-		"events: $(tr '\n' ' ' <"$events"); client: $(tr '\n' ' ' <"$out/inhibitor-2.log")"
+	result released-inhibitor-lets-session-idle fail "$(said 2)"
 fi
-kill "$inhibitor" 2>/dev/null
-wait "$inhibitor"
+stop "$inhibitor"
 
 # A third one shown, then killed: its inhibitor goes with its connection.
-"$inhibit_client" >"$out/inhibitor-3.log" 2>&1 &
-inhibitor=$!
-resumes=$(count "$events" resumed)
-wait_for "$out/inhibitor-3.log" shown 10 && wait_count "$events" resumed $((resumes + 1)) 5
-idles=$(count "$events" idle)
+show_inhibitor 3
+idles=$(lines "$events" '^idle$')
 kill -KILL "$inhibitor" 2>/dev/null
 wait "$inhibitor" 2>/dev/null
-if wait_count "$events" idle $((idles + 1)) 5; then
+if wait_count "$events" '^idle$' $((idles + 1)) 5; then
 	result dead-clients-inhibitor-lets-session-idle pass
 else
-	result dead-clients-inhibitor-lets-session-idle fail \
-		"events: $(tr '\n' ' ' <"$events"); client: $(tr '\n' ' ' <"$out/inhibitor-3.log")"
+	result dead-clients-inhibitor-lets-session-idle fail "$(said 3)"
 fi
-kill "$swayidle_pid" 2>/dev/null
-wait "$swayidle_pid" 2>/dev/null
+stop "$swayidle_pid"
 
 # --- output power --------------------------------------------------------------
 # presented: frames the output presented so far, as the --stats file has
@@ -212,8 +167,7 @@ else
 	result output-powered-on-presents-again fail \
 		"wlopm lists '$listed_on'; frames presented: $off_end while off, $on_end after"
 fi
-kill "$shm"
-wait "$shm" 2>/dev/null
+stop "$shm"
 
 # --- gamma -------------------------------------------------------------------
 # The output has no gamma LUT: wlroots tells wlsunset so at once.
@@ -222,24 +176,15 @@ sunset=$!
 # wlsunset 0.4 names the output by its registry number.
 if wait_for "$out/wlsunset.log" "gamma control of output" 10 &&
 	grep -q "^gamma control of output [^ ]* failed" "$out/wlsunset.log" &&
-	sleep 1 && kill -0 "$sunset" 2>/dev/null && kill -0 "$pid" 2>/dev/null; then
+	sleep 1 && kill -0 "$sunset" 2>/dev/null && kill -0 "$syncway_pid" 2>/dev/null; then
 	result gamma-control-without-lut-tells-client-failed pass
 else
 	result gamma-control-without-lut-tells-client-failed fail \
 		"wlsunset: $(tail -n 3 "$out/wlsunset.log" | tr '\n' ' ')"
 fi
-kill "$sunset" 2>/dev/null
-wait "$sunset" 2>/dev/null
+stop "$sunset"
 
 # --- the compositor after all that ----------------------------------------------
-kill -TERM "$pid"
-wait "$pid"
-status=$?
-if run_problems "$log" "$status" ""; then
-	result compositor-exits-cleanly-after-session-clients pass
-else
-	tail -n 6 "$log" | sed 's/^/    /'
-	result compositor-exits-cleanly-after-session-clients fail "$run_problems"
-fi
+syncway_stop compositor-exits-cleanly-after-session-clients ""
 
 result_summary

@@ -13,30 +13,12 @@
 # /results/pointer/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=pointer
-build=${1:-build}
-syncway=${SYNCWAY:-$build/compositor/syncway}
+# shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
+. "${0%/*}/../../tests/lib/desktop.sh"
+desktop_setup pointer "$1"
 client=$build/compositor/tests/constraints-client
 absolute=$build/compositor/tests/pointer-client
-out=/results/pointer
-rm -rf "$out"
-mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
 export XCURSOR_THEME=Adwaita XCURSOR_SIZE=24
-unset WAYLAND_DISPLAY DISPLAY
-
-# wait_for FILE REGEX SECONDS: whether FILE gets a line that is all REGEX
-# in time.
-wait_for() {
-	wait_left=$(($3 * 10))
-	while [ $wait_left -gt 0 ]; do
-		grep -qx -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		wait_left=$((wait_left - 1))
-	done
-	return 1
-}
 
 # after FILE STRING: FILE's lines after the last line STRING.
 after() {
@@ -66,21 +48,11 @@ start() {
 	name=$1
 	shift
 	"$client" "$@" >>"$out/$name.out" 2>&1 &
-	wait_for "$out/$name.out" ready 20
+	wait_for "$out/$name.out" '^ready$' 20
 }
 
-log=$out/syncway.log
-"$syncway" -v --report 0 --no-xwayland --output 'HEADLESS-1:1280x720' >"$log" 2>&1 &
-pid=$!
-if ! wait_for "$log" "syncway: running on WAYLAND_DISPLAY=.*" 30; then
-	tail -n 20 "$log" | sed 's/^/    /'
-	result compositor-starts fail "no Wayland socket within 30 s"
-	kill "$pid" 2>/dev/null
-	result_summary
-	exit
-fi
-WAYLAND_DISPLAY=$(sed -n 's/^syncway: running on WAYLAND_DISPLAY=//p' "$log")
-export WAYLAND_DISPLAY
+syncway_start "$log" -v --report 0 --no-xwayland --output 'HEADLESS-1:1280x720' ||
+	give_up compositor-starts "no Wayland socket within 30 s"
 
 # Over the empty desktop first, so that the cursor shows "default".
 to 0.5 0.9
@@ -91,10 +63,10 @@ to 0.5 0.9
 start lock --lock --hint 50,40 --unlock-after 2
 lock_pid=$!
 to 0.125 0.125
-wait_for "$out/lock.out" locked 10
+wait_for "$out/lock.out" '^locked$' 10
 move 30 20
 move 30 20
-wait_for "$out/lock.out" unlock 10
+wait_for "$out/lock.out" '^unlock$' 10
 move 5 5
 # relative: the lock window has pointer focus; a second window at 400,0
 # (which names a shape when clicked) gets it next.
@@ -103,14 +75,14 @@ shape_pid=$!
 move 7 3
 to 0.5 0.125
 move 4 6
-wait_for "$out/shape.out" "relative 4.00 6.00 4.00 6.00" 10
+wait_for "$out/shape.out" '^relative 4.00 6.00 4.00 6.00$' 10
 
 # cursor shape: the cursor at 644,96 over the shape window, "default";
 # crosshair once that window is clicked; and still crosshair after a
 # client without pointer focus asks for another shape.
 cursor shape-before 644 96
 wlrctl pointer click >>"$out/input.log" 2>&1
-wait_for "$out/shape.out" "shape crosshair" 10
+wait_for "$out/shape.out" '^shape crosshair$' 10
 cursor shape-focused 644 96
 "$client" --set-shape not-allowed >"$out/unfocused.out" 2>&1
 cursor shape-unfocused 644 96
@@ -121,20 +93,17 @@ cursor shape-unfocused 644 96
 start confine --confine 100,50,120,80
 confine_pid=$!
 to 0.75 0.125
-wait_for "$out/confine.out" confined 10
+wait_for "$out/confine.out" '^confined$' 10
 move 400 0
 move 0 -300
-wait_for "$out/confine.out" "motion 219\.[0-9]* 50\.00" 10
+wait_for "$out/confine.out" '^motion 219\.[0-9]* 50\.00$' 10
 echo absolute >>"$out/confine.out"
 to 0.05 0.9
 move 1 1
-wait_for "$out/confine.out" "relative 1.00 1.00 1.00 1.00" 10
+wait_for "$out/confine.out" '^relative 1.00 1.00 1.00 1.00$' 10
 
-kill "$lock_pid" "$shape_pid" "$confine_pid" 2>/dev/null
-wait "$lock_pid" "$shape_pid" "$confine_pid" 2>/dev/null
-kill -TERM "$pid"
-wait "$pid"
-status=$?
+stop "$lock_pid" "$shape_pid" "$confine_pid"
+syncway_stop compositor-exits-clean ""
 
 # Between "locked" and "unlocking": both deltas, and no wl_pointer.motion
 # (the cursor did not move).
@@ -212,12 +181,5 @@ case $absolute_motion in
 		"first position after it: '$absolute_motion'; events: $events"
 	;;
 esac
-
-if run_problems "$log" "$status" ""; then
-	result compositor-exits-clean pass
-else
-	tail -n 6 "$log" | sed 's/^/    /'
-	result compositor-exits-clean fail "$run_problems"
-fi
 
 result_summary

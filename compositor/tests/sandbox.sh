@@ -8,16 +8,10 @@
 # /results/sandbox/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=sandbox
-build=${1:-build}
-syncway=${SYNCWAY:-$build/compositor/syncway}
+# shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
+. "${0%/*}/../../tests/lib/desktop.sh"
+desktop_setup sandbox "$1"
 sandbox=$build/tools/syncway-sandbox
-out=/results/sandbox
-mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
-unset WAYLAND_DISPLAY
-rm -f "$out"/*
 
 # What a sandboxed client must not see (compositor/security_context.c), and
 # of those what syncway offers whatever else is built: the others are
@@ -71,7 +65,6 @@ test -S "\$XDG_RUNTIME_DIR/\$(cat $out/killed.name)"
 echo \$? >$out/killed-socket.status
 step still-running wayland-info
 EOF
-log=$out/syncway.log
 timeout 120 "$syncway" -v --report 0 --no-xwayland -x -s "sh $steps" >"$log" 2>&1
 status=$?
 
@@ -79,8 +72,8 @@ status=$?
 interfaces() {
 	sed -n "s/^interface: '\([^']*\)'.*/\1/p" "$out/$1.out"
 }
-# has NAME INTERFACE: whether step NAME's listing has INTERFACE.
-has() {
+# offers NAME INTERFACE: whether step NAME's listing has INTERFACE.
+offers() {
 	grep -q "^interface: '$2'" "$out/$1.out"
 }
 # step_status NAME: step NAME's exit status ("none" if it never ran).
@@ -94,10 +87,10 @@ err() {
 
 missing='' shown=''
 for i in $offered; do
-	has outside-info "$i" || missing="$missing $i"
+	offers outside-info "$i" || missing="$missing $i"
 done
 for i in $privileged; do
-	has inside-info "$i" && shown="$shown $i"
+	offers inside-info "$i" && shown="$shown $i"
 done
 if [ "$(step_status outside-info)" != 0 ] || [ "$(step_status inside-info)" != 0 ]; then
 	result sandboxed-client-sees-no-privileged-globals fail \
@@ -116,10 +109,10 @@ for i in $(interfaces outside-info); do
 	for p in $privileged; do
 		[ "$i" = "$p" ] && continue 2
 	done
-	has inside-info "$i" || lost="$lost $i"
+	offers inside-info "$i" || lost="$lost $i"
 done
 for i in $ordinary; do
-	has inside-info "$i" || lost="$lost $i"
+	offers inside-info "$i" || lost="$lost $i"
 done
 if [ "$(step_status inside-info)" != 0 ] || [ -n "$lost" ]; then
 	result sandboxed-client-keeps-ordinary-globals fail \

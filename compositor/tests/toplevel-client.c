@@ -20,9 +20,9 @@
  *	  activate TOKEN  asks for its window to be activated with TOKEN
  *	  quit            exits (as does the end of the input)
  * A command whose protocol the compositor does not offer gets the line
- * "error: no INTERFACE". Exits 0 when done, 1 when the compositor lacks a
- * global it cannot do without (the list, the seat) or the connection
- * fails, 2 on a usage error.
+ * "error: no INTERFACE". Exits 0 when done, 2 on a usage error or when it
+ * cannot go on: the compositor lacks a global it cannot do without (the
+ * list, the seat), or the connection fails.
  */
 #include <errno.h>
 #include <poll.h>
@@ -36,29 +36,12 @@
 
 #include "buffer.h"
 #include "display.h"
+#include "input.h"
 #include "window.h"
 #include "ext-foreign-toplevel-list-v1-client-protocol.h"
 #include "keyboard-shortcuts-inhibit-unstable-v1-client-protocol.h"
 #include "xdg-activation-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
-
-/* Binds interface at version 1; NULL when it is not offered. */
-static void *try_bind(struct sw_display *d, const struct wl_interface *interface)
-{
-	const struct sw_display_global *g = sw_display_find_global(d, interface->name);
-	return g ? wl_registry_bind(d->registry, g->name, interface, 1) : NULL;
-}
-
-/* The same, exiting 1 when it is not offered. */
-static void *bind_global(struct sw_display *d, const struct wl_interface *interface)
-{
-	void *proxy = try_bind(d, interface);
-	if (!proxy) {
-		fprintf(stderr, "toplevel-client: the compositor offers no %s\n", interface->name);
-		exit(1);
-	}
-	return proxy;
-}
 
 /* list */
 
@@ -120,7 +103,8 @@ static const struct ext_foreign_toplevel_list_v1_listener list_listener = {
 
 static int list(struct sw_display *d)
 {
-	struct ext_foreign_toplevel_list_v1 *list = bind_global(d, &ext_foreign_toplevel_list_v1_interface);
+	struct ext_foreign_toplevel_list_v1 *list =
+		sw_display_need(d, &ext_foreign_toplevel_list_v1_interface, 1);
 	ext_foreign_toplevel_list_v1_add_listener(list, &list_listener, NULL);
 	/* The handles come with their details, each set ended by done. */
 	if (wl_display_roundtrip(d->display) < 0)
@@ -235,8 +219,6 @@ static void pointer_leave(void *data, struct wl_pointer *p, uint32_t serial, str
 	c->serial = serial;
 }
 
-static void pointer_motion(void *data, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y) {}
-
 static void pointer_button(void *data, struct wl_pointer *p, uint32_t serial, uint32_t time, uint32_t button,
 			   uint32_t state)
 {
@@ -244,14 +226,10 @@ static void pointer_button(void *data, struct wl_pointer *p, uint32_t serial, ui
 	c->serial = serial;
 }
 
-static void pointer_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis, wl_fixed_t value) {}
-
-static const struct wl_pointer_listener pointer_listener = {
+static struct wl_pointer_listener pointer_listener = {
 	.enter = pointer_enter,
 	.leave = pointer_leave,
-	.motion = pointer_motion,
 	.button = pointer_button,
-	.axis = pointer_axis,
 };
 
 static void inhibitor_active(void *data, struct zwp_keyboard_shortcuts_inhibitor_v1 *inhibitor)
@@ -358,17 +336,16 @@ static void report_window(struct client *c)
 		return;
 	c->configures_seen = w->configures;
 	printf("configure%s%s\n", w->maximized ? " maximized" : "", w->fullscreen ? " fullscreen" : "");
-	wl_surface_attach(w->surface, c->buffer->wl_buffer, 0, 0);
-	wl_surface_damage_buffer(w->surface, 0, 0, c->buffer->width, c->buffer->height);
-	wl_surface_commit(w->surface);
+	sw_window_show(w, c->buffer);
 }
 
 static int window(struct sw_display *d, const char *app_id, const char *title)
 {
 	struct client c = { .d = d };
-	c.seat = bind_global(d, &wl_seat_interface);
-	c.activation = try_bind(d, &xdg_activation_v1_interface);
-	c.inhibit_manager = try_bind(d, &zwp_keyboard_shortcuts_inhibit_manager_v1_interface);
+	c.seat = sw_display_need(d, &wl_seat_interface, 1);
+	c.activation = sw_display_bind(d, &xdg_activation_v1_interface, 1);
+	c.inhibit_manager =
+		sw_display_bind(d, &zwp_keyboard_shortcuts_inhibit_manager_v1_interface, 1);
 	c.xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
 	if (!c.xkb)
 		sw_die("no xkb context");
@@ -376,12 +353,9 @@ static int window(struct sw_display *d, const char *app_id, const char *title)
 	c.keyboard = wl_seat_get_keyboard(c.seat);
 	wl_keyboard_add_listener(c.keyboard, &keyboard_listener, &c);
 	c.pointer = wl_seat_get_pointer(c.seat);
-	wl_pointer_add_listener(c.pointer, &pointer_listener, &c);
+	sw_pointer_add_listener(c.pointer, &pointer_listener, &c);
 
-	c.buffer = sw_buffer_create(d, SW_BUFFER_SHM, -1, DRM_FORMAT_XRGB8888, 160, 120, NULL);
-	if (!c.buffer)
-		sw_die("cannot make a buffer");
-	memset(c.buffer->data, 0x80, c.buffer->size);
+	c.buffer = sw_buffer_create_solid(d, 160, 120, 0xff808080);
 	sw_window_init(&c.window, d, title);
 	xdg_toplevel_set_app_id(c.window.xdg_toplevel, app_id);
 	wl_surface_commit(c.window.surface);
@@ -448,14 +422,10 @@ int main(int argc, char *argv[])
 	/* Each line as it happens: the suite waits for them. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	struct sw_display *d = sw_display_create(NULL);
-	if (!d || wl_display_get_error(d->display)) {
-		fprintf(stderr, "toplevel-client: cannot connect to the compositor\n");
-		return 1;
-	}
-	if (!d->compositor || !d->wm_base || !d->shm) {
-		fprintf(stderr, "toplevel-client: the compositor lacks wl_compositor 4, xdg_wm_base or wl_shm\n");
-		return 1;
-	}
+	if (!d || wl_display_get_error(d->display))
+		sw_die("cannot connect to the compositor");
+	if (!d->compositor || !d->wm_base || !d->shm)
+		sw_die("the compositor lacks wl_compositor 4, xdg_wm_base or wl_shm");
 	int status = is_list ? list(d) : window(d, argv[2], argv[3]);
 	sw_display_destroy(d);
 	return status;

@@ -11,7 +11,8 @@
 # /results/toplevels/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=toplevels
+# shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
+. "${0%/*}/../../tests/lib/desktop.sh"
 out=/results/toplevels
 
 # What runs inside syncway (-s): the clients and the checks, which write
@@ -23,32 +24,9 @@ if [ "${1:-}" = --inside ]; then
 	fifos=$(mktemp -d)
 	# A client that died must not take the checks with it.
 	trap '' PIPE
+	# Each wait is 15 s at most: a slow guest.
 	report() {
 		echo "$1 $2 ${3:-}" >>"$results"
-	}
-	# count FILE PATTERN: how many lines of FILE match PATTERN.
-	count() {
-		n=$(grep -c -- "$2" "$1" 2>/dev/null)
-		echo "${n:-0}"
-	}
-	# wait_for FILE PATTERN N: until N lines of FILE match PATTERN, 15 s at
-	# most (a slow guest); fails at the timeout.
-	wait_for() {
-		tries=0
-		while [ "$(count "$1" "$2")" -lt "$3" ]; do
-			tries=$((tries + 1))
-			[ $tries -le 150 ] || return 1
-			sleep 0.1
-		done
-	}
-	# gone PID: until PID has exited, 15 s at most.
-	gone() {
-		tries=0
-		while kill -0 "$1" 2>/dev/null; do
-			tries=$((tries + 1))
-			[ $tries -le 150 ] || return 1
-			sleep 0.1
-		done
 	}
 	# lacks FILE 'LINE|LINE...': true when the listing FILE lacks any of the
 	# LINEs; missing names them.
@@ -73,10 +51,10 @@ if [ "${1:-}" = --inside ]; then
 	mkfifo "$fifos/alpha" "$fifos/beta"
 	"$client" window sw.alpha "Alpha window" <"$fifos/alpha" >"$a" 2>&1 &
 	exec 3>"$fifos/alpha"
-	wait_for "$a" '^focus-in' 1 || echo "alpha never had focus" >>"$out/setup.txt"
+	wait_count "$a" '^focus-in' 1 15 || echo "alpha never had focus" >>"$out/setup.txt"
 	"$client" window sw.beta "Beta window" <"$fifos/beta" >"$b" 2>&1 &
 	exec 4>"$fifos/beta"
-	wait_for "$b" '^focus-in' 1 || echo "beta never had focus" >>"$out/setup.txt"
+	wait_count "$b" '^focus-in' 1 15 || echo "beta never had focus" >>"$out/setup.txt"
 
 	name='wlrctl-finds-windows-by-app-id-and-title'
 	if ! wlrctl toplevel find app_id:sw.alpha "title:Alpha window"; then
@@ -114,7 +92,7 @@ if [ "${1:-}" = --inside ]; then
 
 	name='activate-request-focuses-window'
 	wlrctl toplevel focus app_id:sw.alpha
-	if wait_for "$a" '^focus-in' 2; then
+	if wait_count "$a" '^focus-in' 2 15; then
 		report $name pass
 	else
 		report $name fail "alpha got no keyboard focus after 'wlrctl toplevel focus app_id:sw.alpha'"
@@ -132,12 +110,12 @@ if [ "${1:-}" = --inside ]; then
 	# Alpha has focus and vouches for beta, as a launcher would.
 	name='activation-token-focuses-window'
 	echo token >&3
-	if ! wait_for "$a" '^token ' 1; then
+	if ! wait_count "$a" '^token ' 1 15; then
 		report $name fail "alpha got no activation token"
 	else
 		token=$(sed -n 's/^token //p' "$a" | tail -n 1)
 		echo "activate $token" >&4
-		if wait_for "$b" '^focus-in' 2; then
+		if wait_count "$b" '^focus-in' 2 15; then
 			report $name pass
 		else
 			report $name fail "beta got no keyboard focus with alpha's token"
@@ -150,17 +128,17 @@ if [ "${1:-}" = --inside ]; then
 	# surface has no focus).
 	name='token-without-focus-does-not-steal-focus'
 	for kind in token-bare token-serial token; do
-		n=$(count "$a" '^token ')
+		n=$(lines "$a" '^token ')
 		echo "$kind" >&3
-		wait_for "$a" '^token ' $((n + 1)) || break
+		wait_count "$a" '^token ' $((n + 1)) 15 || break
 		echo "activate $(sed -n 's/^token //p' "$a" | tail -n 1)" >&3
 	done
-	if [ "$(count "$a" '^token ')" -lt 4 ]; then
+	if [ "$(lines "$a" '^token ')" -lt 4 ]; then
 		report $name fail "alpha got no token for $kind"
-	elif ! wait_for "$log" 'xdg-activation: "Alpha renamed" not activated' 2; then
+	elif ! wait_count "$log" 'xdg-activation: "Alpha renamed" not activated' 2 15; then
 		report $name fail "syncway did not refuse both tokens it knew: $(grep 'xdg-activation' "$log" | tr '\n' ';')"
-	elif [ "$(count "$a" '^focus-in')" != 2 ] || [ "$(count "$b" '^focus-out')" != 1 ]; then
-		report $name fail "focus moved: alpha has $(count "$a" '^focus-in') focus-in, beta $(count "$b" '^focus-out') focus-out"
+	elif [ "$(lines "$a" '^focus-in')" != 2 ] || [ "$(lines "$b" '^focus-out')" != 1 ]; then
+		report $name fail "focus moved: alpha has $(lines "$a" '^focus-in') focus-in, beta $(lines "$b" '^focus-out') focus-out"
 	else
 		report $name pass
 	fi
@@ -169,13 +147,13 @@ if [ "${1:-}" = --inside ]; then
 	# compositor's window cycling.
 	name='shortcuts-inhibitor-gets-compositor-keys'
 	echo inhibit >&4
-	if ! wait_for "$b" '^inhibitor active' 1; then
+	if ! wait_count "$b" '^inhibitor active' 1 15; then
 		report $name fail "beta's inhibitor never became active"
 	else
 		wtype -M alt -k F1 -m alt
-		if ! wait_for "$b" '^key F1 alt$' 1; then
+		if ! wait_count "$b" '^key F1 alt$' 1 15; then
 			report $name fail "Alt+F1 did not reach beta"
-		elif [ "$(count "$b" '^focus-out')" != 1 ]; then
+		elif [ "$(lines "$b" '^focus-out')" != 1 ]; then
 			report $name fail "Alt+F1 took the focus from beta"
 		else
 			report $name pass
@@ -184,9 +162,9 @@ if [ "${1:-}" = --inside ]; then
 
 	name='vt-switch-works-despite-inhibitor'
 	wtype -k XF86Switch_VT_1
-	if [ "$(count "$b" '^inhibitor active')" != 1 ] || [ "$(count "$b" '^inhibitor inactive')" != 0 ]; then
+	if [ "$(lines "$b" '^inhibitor active')" != 1 ] || [ "$(lines "$b" '^inhibitor inactive')" != 0 ]; then
 		report $name fail "beta has no active inhibitor to test against"
-	elif ! wait_for "$log" 'VT 1: no session to switch' 1; then
+	elif ! wait_count "$log" 'VT 1: no session to switch' 1 15; then
 		report $name fail "syncway did not take XF86Switch_VT_1 while beta inhibits shortcuts"
 	elif grep -q '^key XF86Switch_VT_1' "$b"; then
 		report $name fail "XF86Switch_VT_1 reached beta"
@@ -198,15 +176,15 @@ if [ "${1:-}" = --inside ]; then
 	# windows again; back to beta, it is active again.
 	name='shortcuts-inhibitor-follows-keyboard-focus'
 	wlrctl toplevel focus app_id:sw.alpha
-	if ! wait_for "$b" '^inhibitor inactive' 1; then
+	if ! wait_count "$b" '^inhibitor inactive' 1 15; then
 		report $name fail "beta's inhibitor stayed active without focus"
 	else
 		wtype -M alt -k F1 -m alt
-		if ! wait_for "$a" '^focus-out' 3; then
+		if ! wait_count "$a" '^focus-out' 3 15; then
 			report $name fail "Alt+F1 did not cycle focus away from alpha"
 		else
 			wlrctl toplevel focus app_id:sw.beta
-			if wait_for "$b" '^inhibitor active' 2; then
+			if wait_count "$b" '^inhibitor active' 2 15; then
 				report $name pass
 			else
 				report $name fail "beta's inhibitor did not come back with focus"
@@ -220,7 +198,7 @@ if [ "${1:-}" = --inside ]; then
 	# window is told counts here, and wlrctl's status does not.
 	name='maximize-request-maximizes-window'
 	wlrctl toplevel maximize app_id:sw.alpha 2>/dev/null
-	if wait_for "$a" '^configure maximized' 1; then
+	if wait_count "$a" '^configure maximized' 1 15; then
 		report $name pass
 	else
 		report $name fail "alpha was not configured maximized"
@@ -228,7 +206,7 @@ if [ "${1:-}" = --inside ]; then
 
 	name='fullscreen-request-fullscreens-window'
 	wlrctl toplevel fullscreen app_id:sw.beta 2>/dev/null
-	if ! wait_for "$b" '^configure.* fullscreen' 1; then
+	if ! wait_count "$b" '^configure.* fullscreen' 1 15; then
 		report $name fail "beta was not configured fullscreen"
 	elif ! wlrctl toplevel find app_id:sw.beta state:fullscreen; then
 		report $name fail "beta is fullscreen and not said to be"
@@ -238,7 +216,7 @@ if [ "${1:-}" = --inside ]; then
 
 	name='close-request-closes-window'
 	wlrctl toplevel close title:simple-shm
-	if gone $shm_pid; then
+	if wait_until 15 not_running $shm_pid; then
 		report $name pass
 	else
 		report $name fail "weston-simple-shm still runs after 'wlrctl toplevel close title:simple-shm'"
@@ -265,15 +243,8 @@ if [ "${1:-}" = --inside ]; then
 	exit 0
 fi
 
-build=${1:-build}
-syncway=${SYNCWAY:-$build/compositor/syncway}
-mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
-unset WAYLAND_DISPLAY DISPLAY
-rm -f "$out/results.txt" "$out/setup.txt"
+desktop_setup toplevels "$1"
 
-log=$out/syncway.log
 timeout 150 "$syncway" -v --report 0 --no-xwayland -x -s "sh $0 --inside $build $log" >"$log" 2>&1
 status=$?
 setup=
@@ -293,11 +264,7 @@ for name in wlrctl-finds-windows-by-app-id-and-title toplevel-list-shows-titles-
 	esac
 done
 
-if run_problems "$log" $status "xdg-activation: activating \"Beta window\""; then
-	result compositor-exits-cleanly-after-toplevel-clients pass
-else
-	tail -n 6 "$log" | sed 's/^/    /'
-	result compositor-exits-cleanly-after-toplevel-clients fail "$run_problems"
-fi
+check_exit compositor-exits-cleanly-after-toplevel-clients "$log" $status \
+	"xdg-activation: activating \"Beta window\""
 
 result_summary

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ct.h"
+#include "input.h"
 #include "primary-selection-unstable-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
@@ -62,11 +63,6 @@ static const struct wl_seat_listener seat_listener = {
 	.name = seat_name,
 };
 
-static void kb_keymap(void *data, struct wl_keyboard *kb, uint32_t format, int32_t fd, uint32_t size)
-{
-	close(fd);
-}
-
 static void kb_enter(void *data, struct wl_keyboard *kb, uint32_t serial, struct wl_surface *surface,
 		     struct wl_array *keys)
 {
@@ -81,27 +77,9 @@ static void kb_leave(void *data, struct wl_keyboard *kb, uint32_t serial, struct
 	s->focused = false;
 }
 
-static void kb_key(void *data, struct wl_keyboard *kb, uint32_t serial, uint32_t time, uint32_t key,
-		   uint32_t state)
-{
-}
-
-static void kb_modifiers(void *data, struct wl_keyboard *kb, uint32_t serial, uint32_t depressed,
-			 uint32_t latched, uint32_t locked, uint32_t group)
-{
-}
-
-static void kb_repeat(void *data, struct wl_keyboard *kb, int32_t rate, int32_t delay)
-{
-}
-
-static const struct wl_keyboard_listener keyboard_listener = {
-	.keymap = kb_keymap,
+static struct wl_keyboard_listener keyboard_listener = {
 	.enter = kb_enter,
 	.leave = kb_leave,
-	.key = kb_key,
-	.modifiers = kb_modifiers,
-	.repeat_info = kb_repeat,
 };
 
 /* --- offers and sources --------------------------------------------------- */
@@ -270,7 +248,7 @@ static struct ct_window *seat_init(struct seat *s)
 	if (!(s->caps & WL_SEAT_CAPABILITY_KEYBOARD))
 		sw_fail("wl_seat capabilities 0x%x: no keyboard", s->caps);
 	s->keyboard = wl_seat_get_keyboard(s->seat);
-	wl_keyboard_add_listener(s->keyboard, &keyboard_listener, s);
+	sw_keyboard_add_listener(s->keyboard, &keyboard_listener, s);
 	struct ct_window *w = ct_toplevel(s->c);
 	ct_need_presented(s->c, ct_commit_buffer(w, ct_buffer(s->c), NULL, 0, NULL, 0), "the window's buffer");
 	if (!ct_wait_flag(s->c, &s->focused, CT_DEADLINE_MS))
@@ -302,44 +280,10 @@ static void pointer_motion(void *data, struct wl_pointer *wl_pointer, uint32_t t
 	((struct pointer *)data)->moved = true;
 }
 
-static void pointer_button(void *data, struct wl_pointer *wl_pointer, uint32_t serial, uint32_t time,
-			   uint32_t button, uint32_t state)
-{
-}
-
-static void pointer_axis(void *data, struct wl_pointer *wl_pointer, uint32_t time, uint32_t axis,
-			 wl_fixed_t value)
-{
-}
-
-static void pointer_frame(void *data, struct wl_pointer *wl_pointer)
-{
-}
-
-static void pointer_axis_source(void *data, struct wl_pointer *wl_pointer, uint32_t source)
-{
-}
-
-static void pointer_axis_stop(void *data, struct wl_pointer *wl_pointer, uint32_t time, uint32_t axis)
-{
-}
-
-static void pointer_axis_discrete(void *data, struct wl_pointer *wl_pointer, uint32_t axis,
-				  int32_t discrete)
-{
-}
-
-/* Every event of wl_seat version 5. */
-static const struct wl_pointer_listener pointer_listener = {
+static struct wl_pointer_listener pointer_listener = {
 	.enter = pointer_enter,
 	.leave = pointer_leave,
 	.motion = pointer_motion,
-	.button = pointer_button,
-	.axis = pointer_axis,
-	.frame = pointer_frame,
-	.axis_source = pointer_axis_source,
-	.axis_stop = pointer_axis_stop,
-	.axis_discrete = pointer_axis_discrete,
 };
 
 /* xdg_toplevel.move and .resize carry the serial of the button press that
@@ -353,7 +297,7 @@ static void grab_refused(const char *request)
 	struct seat s;
 	struct ct_window *w = seat_init(&s);
 	struct pointer p = { 0 };
-	wl_pointer_add_listener(wl_seat_get_pointer(s.seat), &pointer_listener, &p);
+	sw_pointer_add_listener(wl_seat_get_pointer(s.seat), &pointer_listener, &p);
 	xdg_toplevel_set_fullscreen(w->win.xdg_toplevel, NULL);
 	if (!ct_wait_flag(s.c, &w->win.fullscreen, CT_DEADLINE_MS))
 		sw_fail("the window was not made fullscreen within %d ms", CT_DEADLINE_MS);
