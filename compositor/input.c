@@ -28,6 +28,7 @@
 #include "loop_stats.h"
 #include "pointer_constraints.h"
 #include "server.h"
+#include "session_lock.h"
 #include "shortcuts_inhibit.h"
 
 /* The modifier for compositor bindings and alt+drag. */
@@ -91,9 +92,10 @@ static void handle_keyboard_key(struct wl_listener *listener, void *data)
 		else if (!wlr_session_change_vt(server->session, vt))
 			wlr_log(WLR_ERROR, "cannot switch to VT %u", vt);
 	}
-	/* No bindings for a focused client that inhibits them (the VT switch
-	 * above stays). */
+	/* No bindings while locked, nor for a focused client that inhibits
+	 * them (the VT switch above stays). */
 	if (!handled && (modifiers & SW_MODIFIER) && event->state == WL_KEYBOARD_KEY_STATE_PRESSED &&
+	    !session_lock_active(server) &&
 	    !shortcuts_inhibited(server)) {
 		for (int i = 0; i < nsyms; i++)
 			handled = handle_keybinding(server, syms[i]) || handled;

@@ -20,6 +20,7 @@
 #include <wlr/util/log.h>
 
 #include "server.h"
+#include "session_lock.h"
 
 #define LAYER_SHELL_VERSION 4
 
@@ -78,7 +79,7 @@ static void handle_map(struct wl_listener *listener, void *data)
 		layer_names[surface->current.layer], surface->output->name);
 	layer_shell_arrange(ls->server, surface->output);
 	if (surface->current.keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
-	    surface->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP) {
+	    surface->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP && !session_lock_active(ls->server)) {
 		struct wlr_seat *seat = ls->server->seat;
 		struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat);
 		if (keyboard)

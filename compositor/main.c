@@ -49,6 +49,7 @@
 #include "output_management.h"
 #include "renderer.h"
 #include "xwayland.h"
+#include "session_lock.h"
 #include "idle.h"
 #include "output_power.h"
 #include "gamma_control.h"
@@ -621,6 +622,7 @@ int main(int argc, char *argv[])
 	decoration_init(&server);
 	layer_shell_init(&server);
 	input_init(&server);
+	session_lock_init(&server);
 	idle_init(&server);
 	output_power_init(&server);
 	gamma_control_init(&server);
@@ -730,6 +732,7 @@ int main(int argc, char *argv[])
 	gamma_control_finish(&server);
 	output_power_finish(&server);
 	idle_finish(&server);
+	session_lock_finish(&server);
 	input_finish(&server);
 	decoration_finish(&server);
 	sw_output_management_destroy(server.output_management);

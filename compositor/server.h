@@ -13,6 +13,7 @@
 #include "output_config.h"
 #include "syncobj.h"
 
+struct sw_session_lock;
 struct sw_idle;
 struct sw_output_power;
 struct sw_gamma_control;
@@ -163,6 +164,7 @@ struct sw_server {
 	uint32_t resize_edges;
 
 	/* The desktop protocols, one module each (see the files named so). */
+	struct sw_session_lock *session_lock; /* session_lock.c */
 	struct sw_idle *idle; /* idle.c */
 	struct sw_output_power *output_power; /* output_power.c */
 	struct sw_gamma_control *gamma_control; /* gamma_control.c */

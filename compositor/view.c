@@ -13,10 +13,12 @@
 #include "foreign_toplevel.h"
 #include "layer_shell.h"
 #include "server.h"
+#include "session_lock.h"
 
 void view_focus(struct sw_view *view, struct wlr_surface *surface)
 {
-	if (!view)
+	/* While locked, windows wait: the lock surface keeps the keyboard. */
+	if (!view || session_lock_active(view->server))
 		return;
 	struct sw_server *server = view->server;
 	struct wlr_seat *seat = server->seat;
