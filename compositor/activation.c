@@ -48,7 +48,7 @@ static void handle_request_activate(struct wl_listener *listener, void *data)
 		wlr_log(WLR_INFO, "xdg-activation: ignored: the surface is not a mapped window");
 		return;
 	}
-	const char *title = view->xdg_toplevel->title ? view->xdg_toplevel->title : "";
+	const char *title = view_title(view) ? view_title(view) : "";
 	if (event->token->data != activation) {
 		wlr_log(WLR_INFO, "xdg-activation: \"%s\" not activated: its token was not made "
 			"by the client with keyboard focus", title);

@@ -2,10 +2,12 @@
  * tells its clients each window's title, app id, outputs and state
  * (activated, maximized, fullscreen) and lets them activate, close,
  * maximize and fullscreen it; ext-foreign-toplevel-list only lists titles
- * and app ids. Every mapped xdg toplevel has one handle in each, from map
- * to unmap. Minimize requests are ignored: syncway has no minimized state
- * (a window that hid on request would have no way back without a task bar).
- * X11 windows are not listed: they are not views (xwayland.c). */
+ * and app ids. Every mapped view (xdg toplevel or managed X11 window, whose
+ * class is its app id) has one handle in each, from map to unmap. Minimize
+ * requests are ignored: syncway has no minimized state (a window that hid
+ * on request would have no way back without a task bar). An X11 window's
+ * maximized and fullscreen states are not reported (they are an xdg
+ * configure's). */
 #include "foreign_toplevel.h"
 
 #include <assert.h>
@@ -17,6 +19,7 @@
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/log.h>
+#include <wlr/xwayland.h>
 
 #include "server.h"
 
@@ -50,28 +53,32 @@ struct sw_foreign_toplevel_handle {
 	struct wl_listener request_fullscreen;
 };
 
+/* wlroots sends a title or app id only once it has one: the protocols have
+ * no "none" (an X11 window may drop its title). */
+static void update_names(struct sw_foreign_toplevel_handle *handle)
+{
+	const char *title = view_title(handle->view), *app_id = view_app_id(handle->view);
+	if (title)
+		wlr_foreign_toplevel_handle_v1_set_title(handle->wlr_handle, title);
+	if (app_id)
+		wlr_foreign_toplevel_handle_v1_set_app_id(handle->wlr_handle, app_id);
+	struct wlr_ext_foreign_toplevel_handle_v1_state state = {
+		.title = title,
+		.app_id = app_id,
+	};
+	wlr_ext_foreign_toplevel_handle_v1_update_state(handle->ext_handle, &state);
+}
+
 static void handle_set_title(struct wl_listener *listener, void *data)
 {
 	struct sw_foreign_toplevel_handle *handle = wl_container_of(listener, handle, set_title);
-	struct wlr_xdg_toplevel *toplevel = handle->view->xdg_toplevel;
-	wlr_foreign_toplevel_handle_v1_set_title(handle->wlr_handle, toplevel->title);
-	struct wlr_ext_foreign_toplevel_handle_v1_state state = {
-		.title = toplevel->title,
-		.app_id = toplevel->app_id,
-	};
-	wlr_ext_foreign_toplevel_handle_v1_update_state(handle->ext_handle, &state);
+	update_names(handle);
 }
 
 static void handle_set_app_id(struct wl_listener *listener, void *data)
 {
 	struct sw_foreign_toplevel_handle *handle = wl_container_of(listener, handle, set_app_id);
-	struct wlr_xdg_toplevel *toplevel = handle->view->xdg_toplevel;
-	wlr_foreign_toplevel_handle_v1_set_app_id(handle->wlr_handle, toplevel->app_id);
-	struct wlr_ext_foreign_toplevel_handle_v1_state state = {
-		.title = toplevel->title,
-		.app_id = toplevel->app_id,
-	};
-	wlr_ext_foreign_toplevel_handle_v1_update_state(handle->ext_handle, &state);
+	update_names(handle);
 }
 
 /* The states the window was last told, whoever asked for them (itself, a
@@ -107,17 +114,16 @@ static void handle_request_activate(struct wl_listener *listener, void *data)
 	struct sw_view *view = handle->view;
 	if (event->seat != view->server->seat)
 		return;
-	wlr_log(WLR_INFO, "foreign-toplevel: activating \"%s\"",
-		view->xdg_toplevel->title ? view->xdg_toplevel->title : "");
-	view_focus(view, view->xdg_toplevel->base->surface);
+	wlr_log(WLR_INFO, "foreign-toplevel: activating \"%s\"", view_title(view) ? view_title(view) : "");
+	view_focus(view, view_surface(view));
 }
 
 static void handle_request_close(struct wl_listener *listener, void *data)
 {
 	struct sw_foreign_toplevel_handle *handle = wl_container_of(listener, handle, request_close);
-	struct wlr_xdg_toplevel *toplevel = handle->view->xdg_toplevel;
-	wlr_log(WLR_INFO, "foreign-toplevel: asking \"%s\" to close", toplevel->title ? toplevel->title : "");
-	wlr_xdg_toplevel_send_close(toplevel);
+	const char *title = view_title(handle->view);
+	wlr_log(WLR_INFO, "foreign-toplevel: asking \"%s\" to close", title ? title : "");
+	view_close(handle->view);
 }
 
 static void handle_request_maximize(struct wl_listener *listener, void *data)
@@ -138,7 +144,7 @@ static void find_surface_buffer(struct wlr_scene_buffer *buffer, int sx, int sy,
 {
 	struct sw_foreign_toplevel_handle *handle = data;
 	struct wlr_scene_surface *scene_surface = wlr_scene_surface_try_from_buffer(buffer);
-	if (scene_surface && scene_surface->surface == handle->view->xdg_toplevel->base->surface)
+	if (scene_surface && scene_surface->surface == view_surface(handle->view))
 		handle->scene_buffer = buffer;
 }
 
@@ -148,7 +154,7 @@ static void handle_focus_change(struct wl_listener *listener, void *data)
 	struct wlr_seat_keyboard_focus_change_event *event = data;
 	struct sw_foreign_toplevel_handle *handle;
 	wl_list_for_each(handle, &foreign->handles, link) {
-		struct wlr_surface *surface = handle->view->xdg_toplevel->base->surface;
+		struct wlr_surface *surface = view_surface(handle->view);
 		if (surface == event->old_surface || surface == event->new_surface)
 			wlr_foreign_toplevel_handle_v1_set_activated(handle->wlr_handle,
 								     surface == event->new_surface);
@@ -165,10 +171,9 @@ void foreign_toplevel_map(struct sw_view *view)
 		wlr_log(WLR_ERROR, "foreign-toplevel: out of memory; a window is left out of the lists");
 		return;
 	}
-	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
 	struct wlr_ext_foreign_toplevel_handle_v1_state state = {
-		.title = toplevel->title,
-		.app_id = toplevel->app_id,
+		.title = view_title(view),
+		.app_id = view_app_id(view),
 	};
 	handle->wlr_handle = wlr_foreign_toplevel_handle_v1_create(foreign->manager);
 	handle->ext_handle = wlr_ext_foreign_toplevel_handle_v1_create(foreign->list, &state);
@@ -183,21 +188,24 @@ void foreign_toplevel_map(struct sw_view *view)
 	view->foreign_handle = handle;
 	wl_list_insert(&foreign->handles, &handle->link);
 
-	/* wlroots sends a title or app id only once it has one; the protocol
-	 * has no "none". */
-	if (toplevel->title)
-		wlr_foreign_toplevel_handle_v1_set_title(handle->wlr_handle, toplevel->title);
-	if (toplevel->app_id)
-		wlr_foreign_toplevel_handle_v1_set_app_id(handle->wlr_handle, toplevel->app_id);
-	wlr_foreign_toplevel_handle_v1_set_maximized(handle->wlr_handle, toplevel->scheduled.maximized);
-	wlr_foreign_toplevel_handle_v1_set_fullscreen(handle->wlr_handle, toplevel->scheduled.fullscreen);
-
+	update_names(handle);
 	handle->set_title.notify = handle_set_title;
-	wl_signal_add(&toplevel->events.set_title, &handle->set_title);
 	handle->set_app_id.notify = handle_set_app_id;
-	wl_signal_add(&toplevel->events.set_app_id, &handle->set_app_id);
-	handle->configure.notify = handle_configure;
-	wl_signal_add(&toplevel->base->events.configure, &handle->configure);
+	if (view->kind == SW_VIEW_XDG) {
+		struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
+		wlr_foreign_toplevel_handle_v1_set_maximized(handle->wlr_handle,
+							     toplevel->scheduled.maximized);
+		wlr_foreign_toplevel_handle_v1_set_fullscreen(handle->wlr_handle,
+							      toplevel->scheduled.fullscreen);
+		wl_signal_add(&toplevel->events.set_title, &handle->set_title);
+		wl_signal_add(&toplevel->events.set_app_id, &handle->set_app_id);
+		handle->configure.notify = handle_configure;
+		wl_signal_add(&toplevel->base->events.configure, &handle->configure);
+	} else {
+		wl_signal_add(&view->xsurface->events.set_title, &handle->set_title);
+		wl_signal_add(&view->xsurface->events.set_class, &handle->set_app_id);
+		wl_list_init(&handle->configure.link);
+	}
 	handle->request_activate.notify = handle_request_activate;
 	wl_signal_add(&handle->wlr_handle->events.request_activate, &handle->request_activate);
 	handle->request_close.notify = handle_request_close;

@@ -25,6 +25,7 @@
 #include <xkbcommon/xkbcommon.h>
 
 #include "idle.h"
+#include "layer_shell.h"
 #include "loop_stats.h"
 #include "pointer_constraints.h"
 #include "server.h"
@@ -227,7 +228,7 @@ static void handle_new_virtual_pointer(struct wl_listener *listener, void *data)
  * the output comes or changes scale. wlroots loads a scale at the first
  * cursor image shown on an output of that scale: reading and decoding
  * every cursor of the theme, a long turn of the event loop at the first
- * motion over the desktop or an X11 or layer surface (docs/compositor.md).
+ * motion over the desktop (docs/compositor.md).
  * Loading a new scale off the event loop is still to do: it takes the turn
  * of the change (and wlroots takes it there too when the cursor shows a
  * theme image then). */
@@ -311,9 +312,8 @@ static void handle_start_drag(struct wl_listener *listener, void *data)
 
 static void process_cursor_move(struct sw_server *server)
 {
-	struct sw_view *view = server->grabbed_view;
-	wlr_scene_node_set_position(&view->scene_tree->node, server->cursor->x - server->grab_x,
-				    server->cursor->y - server->grab_y);
+	view_move(server->grabbed_view, server->cursor->x - server->grab_x,
+		  server->cursor->y - server->grab_y);
 }
 
 static void process_cursor_resize(struct sw_server *server)
@@ -348,9 +348,9 @@ static void process_cursor_resize(struct sw_server *server)
 	}
 
 	struct wlr_box geo_box;
-	wlr_xdg_surface_get_geometry(view->xdg_toplevel->base, &geo_box);
-	wlr_scene_node_set_position(&view->scene_tree->node, new_left - geo_box.x, new_top - geo_box.y);
-	wlr_xdg_toplevel_set_size(view->xdg_toplevel, new_right - new_left, new_bottom - new_top);
+	view_geometry(view, &geo_box);
+	view_move(view, new_left - geo_box.x, new_top - geo_box.y);
+	view_set_size(view, new_right - new_left, new_bottom - new_top);
 }
 
 static void process_cursor_motion(struct sw_server *server, uint32_t time)
@@ -367,8 +367,10 @@ static void process_cursor_motion(struct sw_server *server, uint32_t time)
 		wlr_scene_node_set_position(&server->drag_icon->node, server->cursor->x, server->cursor->y);
 	double sx, sy;
 	struct wlr_surface *surface = NULL;
-	struct sw_view *view = view_at(server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
-	if (!view) {
+	view_at(server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
+	/* Over a surface, the cursor is the one its client sets (X11 and
+	 * layer surfaces too, which are no views). */
+	if (!surface) {
 		sw_loop_stats_note(server->loop_stats, "cursor image");
 		wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr, "default");
 	}
@@ -426,7 +428,10 @@ static void handle_cursor_button(struct wl_listener *listener, void *data)
 	double sx, sy;
 	struct wlr_surface *surface = NULL;
 	struct sw_view *view = view_at(server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
-	view_focus(view, surface);
+	if (view)
+		view_focus(view, surface);
+	else if (surface)
+		layer_shell_focus_surface(server, surface);
 
 	/* Alt+left drag moves, Alt+right drag resizes (bottom-right), as in
 	 * tinywl; the client never sees those buttons. */

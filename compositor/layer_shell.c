@@ -4,7 +4,8 @@
  * within its output; exclusive zones shrink the output's usable area, which
  * is what maximized windows fill. A surface that names no output gets the
  * first one; one asking for keyboard focus on the top or overlay layer
- * gets it when it maps. */
+ * gets it when it maps, and any that takes keyboard input gets it when
+ * clicked (input.c). */
 #include "layer_shell.h"
 
 #include <stdlib.h>
@@ -71,6 +72,29 @@ struct wlr_scene_tree *layer_shell_surface_tree(struct wlr_surface *surface)
 	return ls ? ls->scene->tree : NULL;
 }
 
+/* Gives the keyboard to a layer surface that takes it, unless the session
+ * is locked. */
+static void layer_focus(struct sw_server *server, struct wlr_layer_surface_v1 *surface)
+{
+	if (surface->current.keyboard_interactive == ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE ||
+	    session_lock_active(server))
+		return;
+	struct wlr_seat *seat = server->seat;
+	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat);
+	if (keyboard)
+		wlr_seat_keyboard_notify_enter(seat, surface->surface, keyboard->keycodes,
+					       keyboard->num_keycodes, &keyboard->modifiers);
+}
+
+void layer_shell_focus_surface(struct sw_server *server, struct wlr_surface *surface)
+{
+	/* The click may be on one of its subsurfaces. */
+	struct wlr_layer_surface_v1 *layer_surface =
+		wlr_layer_surface_v1_try_from_wlr_surface(wlr_surface_get_root_surface(surface));
+	if (layer_surface)
+		layer_focus(server, layer_surface);
+}
+
 static void handle_map(struct wl_listener *listener, void *data)
 {
 	struct sw_layer_surface *ls = wl_container_of(listener, ls, map);
@@ -78,14 +102,8 @@ static void handle_map(struct wl_listener *listener, void *data)
 	wlr_log(WLR_INFO, "layer shell: mapped \"%s\" on the %s layer of %s", surface->namespace,
 		layer_names[surface->current.layer], surface->output->name);
 	layer_shell_arrange(ls->server, surface->output);
-	if (surface->current.keyboard_interactive != ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE &&
-	    surface->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP && !session_lock_active(ls->server)) {
-		struct wlr_seat *seat = ls->server->seat;
-		struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat);
-		if (keyboard)
-			wlr_seat_keyboard_notify_enter(seat, surface->surface, keyboard->keycodes,
-						       keyboard->num_keycodes, &keyboard->modifiers);
-	}
+	if (surface->current.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP)
+		layer_focus(ls->server, surface);
 }
 
 static void handle_unmap(struct wl_listener *listener, void *data)

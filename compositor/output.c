@@ -262,13 +262,24 @@ void output_place(struct sw_output *output, bool has_position, int x, int y)
 	layer_shell_arrange(server, output->wlr_output);
 }
 
+/* Takes output out of the layout, and the windows that were on it to the
+ * outputs that remain. */
+static void output_leave_layout(struct sw_output *output)
+{
+	struct wlr_output_layout *layout = output->server->output_layout;
+	struct wlr_box gone;
+	wlr_output_layout_get_box(layout, output->wlr_output, &gone);
+	wlr_output_layout_remove(layout, output->wlr_output);
+	views_rescue(output->server, &gone);
+}
+
 void output_unplace(struct sw_output *output)
 {
 	output_retire_all(output);
 	if (output->scene_output)
 		wlr_scene_output_destroy(output->scene_output);
 	output->scene_output = NULL;
-	wlr_output_layout_remove(output->server->output_layout, output->wlr_output);
+	output_leave_layout(output);
 }
 
 bool surface_on_output(const struct wlr_surface *surface, const struct wlr_output *output)
@@ -287,6 +298,8 @@ static void handle_output_destroy(struct wl_listener *listener, void *data)
 
 	output->wlr_output->data = NULL;
 	output_retire_all(output);
+	/* Before the layout's own listener would remove it. */
+	output_leave_layout(output);
 	sw_frame_stats_remove_output(output->stats);
 	wl_event_source_remove(output->retire_timer);
 	wl_list_remove(&output->frame.link);

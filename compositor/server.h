@@ -34,6 +34,7 @@ struct sw_loop_stats;
 struct sw_output_stats;
 struct sw_vblank_clock;
 struct wlr_surface;
+struct wlr_xwayland_surface;
 
 struct sw_options {
 	const char *startup_cmd;      /* -s: run with /bin/sh -c */
@@ -224,12 +225,24 @@ struct sw_output {
 	struct wl_listener destroy;
 };
 
+/* A window: an xdg toplevel, or a managed X11 window (xwayland.c; the
+ * override-redirect ones, menus and tooltips, are no views). The few
+ * things the two do differently go through the view_* functions below. */
+enum sw_view_kind {
+	SW_VIEW_XDG,
+	SW_VIEW_XWAYLAND,
+};
+
 struct sw_view {
-	struct wl_list link; /* sw_server.views */
+	struct wl_list link; /* sw_server.views, while mapped */
 	struct sw_server *server;
-	struct wlr_xdg_toplevel *xdg_toplevel;
+	enum sw_view_kind kind;
+	struct wlr_xdg_toplevel *xdg_toplevel; /* SW_VIEW_XDG */
+	struct wlr_xwayland_surface *xsurface; /* SW_VIEW_XWAYLAND */
+	/* An X11 window's exists while it is mapped (xwayland.c). */
 	struct wlr_scene_tree *scene_tree;
 
+	/* The xdg toplevel's events (xwayland.c has the X11 window's). */
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener commit;
@@ -295,6 +308,24 @@ struct sw_view *view_at(struct sw_server *server, double lx, double ly,
 			struct wlr_surface **surface, double *sx, double *sy);
 /* The view whose toplevel surface this is, or NULL. */
 struct sw_view *view_from_surface(struct wlr_surface *surface);
+/* For the shells: a window that maps joins the list (placed, listed for
+ * task bars, focused); one that unmaps leaves it, the focus going to the
+ * next. */
+void view_map(struct sw_view *view);
+void view_unmap(struct sw_view *view);
+/* What differs between the kinds of views. The title and app id (an X11
+ * window's class) may be NULL; the geometry is the window's box in its
+ * surface's coordinates (xdg's window geometry, leaving out client-side
+ * shadows). */
+struct wlr_surface *view_surface(struct sw_view *view);
+const char *view_title(struct sw_view *view);
+const char *view_app_id(struct sw_view *view);
+void view_geometry(struct sw_view *view, struct wlr_box *box);
+/* Puts the window's top left corner at x, y in the layout. */
+void view_move(struct sw_view *view, int x, int y);
+/* Asks for a size; 0x0 lets an xdg toplevel choose. */
+void view_set_size(struct sw_view *view, int width, int height);
+void view_close(struct sw_view *view);
 void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint32_t edges);
 void view_cycle(struct sw_server *server);
 /* What a client or a task bar asks for; output NULL: the one the view is
@@ -304,6 +335,10 @@ void view_set_fullscreen(struct sw_view *view, bool fullscreen, struct wlr_outpu
 /* Fits the maximized and fullscreen windows on output to it again (its
  * mode or usable area changed). */
 void views_refill(struct sw_server *server, struct wlr_output *output);
+/* Moves the windows that were on the output at gone, which has just left
+ * the layout, onto the outputs that remain (output.c, when an output is
+ * turned off or unplugged). */
+void views_rescue(struct sw_server *server, const struct wlr_box *gone);
 /* The surface of the topmost fullscreen window on output, or NULL. */
 struct wlr_surface *view_fullscreen_surface(struct sw_server *server, struct wlr_output *output);
 

@@ -20,7 +20,6 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_session_lock_v1.h>
-#include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
 
@@ -317,7 +316,7 @@ static void session_lock_end(struct sw_session_lock *sl)
 	sync_outputs(sl);
 	if (!wl_list_empty(&server->views)) {
 		struct sw_view *top = wl_container_of(server->views.next, top, link);
-		view_focus(top, top->xdg_toplevel->base->surface);
+		view_focus(top, view_surface(top));
 	}
 }
 

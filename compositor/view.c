@@ -1,5 +1,6 @@
-/* xdg-shell toplevels (views) and popups: mapping, focus, and the
- * interactive move/resize grabs. */
+/* Views (xdg-shell toplevels and managed X11 windows) and xdg popups:
+ * mapping, placement, focus, and the interactive move/resize grabs. The
+ * two kinds of views differ only in the view_* functions at the top. */
 #include <assert.h>
 #include <stdlib.h>
 #include <wlr/types/wlr_cursor.h>
@@ -9,11 +10,88 @@
 #include <wlr/types/wlr_xdg_shell.h>
 #include <wlr/util/edges.h>
 #include <wlr/util/log.h>
+#include <wlr/xwayland.h>
 
 #include "foreign_toplevel.h"
 #include "layer_shell.h"
 #include "server.h"
 #include "session_lock.h"
+
+struct wlr_surface *view_surface(struct sw_view *view)
+{
+	return view->kind == SW_VIEW_XDG ? view->xdg_toplevel->base->surface : view->xsurface->surface;
+}
+
+const char *view_title(struct sw_view *view)
+{
+	return view->kind == SW_VIEW_XDG ? view->xdg_toplevel->title : view->xsurface->title;
+}
+
+const char *view_app_id(struct sw_view *view)
+{
+	return view->kind == SW_VIEW_XDG ? view->xdg_toplevel->app_id : view->xsurface->class;
+}
+
+void view_geometry(struct sw_view *view, struct wlr_box *box)
+{
+	if (view->kind == SW_VIEW_XDG)
+		wlr_xdg_surface_get_geometry(view->xdg_toplevel->base, box);
+	else
+		*box = (struct wlr_box){ 0, 0, view->xsurface->width, view->xsurface->height };
+}
+
+void view_move(struct sw_view *view, int x, int y)
+{
+	wlr_scene_node_set_position(&view->scene_tree->node, x, y);
+	/* X11 clients place their menus and tooltips from where they think
+	 * they are. */
+	if (view->kind == SW_VIEW_XWAYLAND)
+		wlr_xwayland_surface_configure(view->xsurface, x, y, view->xsurface->width,
+					       view->xsurface->height);
+}
+
+void view_set_size(struct sw_view *view, int width, int height)
+{
+	if (view->kind == SW_VIEW_XDG)
+		wlr_xdg_toplevel_set_size(view->xdg_toplevel, width, height);
+	else
+		wlr_xwayland_surface_configure(view->xsurface, view->scene_tree->node.x,
+					       view->scene_tree->node.y, width, height);
+}
+
+void view_close(struct sw_view *view)
+{
+	if (view->kind == SW_VIEW_XDG)
+		wlr_xdg_toplevel_send_close(view->xdg_toplevel);
+	else
+		wlr_xwayland_surface_close(view->xsurface);
+}
+
+static void view_activate(struct sw_view *view, bool activated)
+{
+	if (view->kind == SW_VIEW_XDG) {
+		wlr_xdg_toplevel_set_activated(view->xdg_toplevel, activated);
+		return;
+	}
+	wlr_xwayland_surface_activate(view->xsurface, activated);
+	/* The raised window goes on top in X11's stacking order too, which
+	 * X11 clients read. wlroots refuses (asserts) to restack a window
+	 * that made itself override-redirect since it mapped. */
+	if (activated && !view->xsurface->override_redirect)
+		wlr_xwayland_surface_restack(view->xsurface, NULL, XCB_STACK_MODE_ABOVE);
+}
+
+/* The fullscreen and maximized states the window was last given. */
+static void view_fill_state(struct sw_view *view, bool *fullscreen, bool *maximized)
+{
+	if (view->kind == SW_VIEW_XDG) {
+		*fullscreen = view->xdg_toplevel->scheduled.fullscreen;
+		*maximized = view->xdg_toplevel->scheduled.maximized;
+	} else {
+		*fullscreen = view->xsurface->fullscreen;
+		*maximized = view->xsurface->maximized_horz && view->xsurface->maximized_vert;
+	}
+}
 
 void view_focus(struct sw_view *view, struct wlr_surface *surface)
 {
@@ -25,23 +103,20 @@ void view_focus(struct sw_view *view, struct wlr_surface *surface)
 	struct wlr_surface *prev = seat->keyboard_state.focused_surface;
 	if (prev == surface)
 		return;
-	if (prev) {
-		/* Tell the previous toplevel it lost focus so it can stop
-		 * drawing its caret, and so on. */
-		struct wlr_xdg_toplevel *prev_toplevel = wlr_xdg_toplevel_try_from_wlr_surface(prev);
-		if (prev_toplevel)
-			wlr_xdg_toplevel_set_activated(prev_toplevel, false);
-	}
+	/* Tell the previous window it lost focus so it can stop drawing its
+	 * caret, and so on. */
+	struct sw_view *prev_view = prev ? view_from_surface(prev) : NULL;
+	if (prev_view)
+		view_activate(prev_view, false);
 	wlr_scene_node_raise_to_top(&view->scene_tree->node);
 	wl_list_remove(&view->link);
 	wl_list_insert(&server->views, &view->link);
-	wlr_xdg_toplevel_set_activated(view->xdg_toplevel, true);
+	view_activate(view, true);
 
 	struct wlr_keyboard *keyboard = wlr_seat_get_keyboard(seat);
 	if (keyboard) {
-		wlr_seat_keyboard_notify_enter(seat, view->xdg_toplevel->base->surface,
-					       keyboard->keycodes, keyboard->num_keycodes,
-					       &keyboard->modifiers);
+		wlr_seat_keyboard_notify_enter(seat, view_surface(view), keyboard->keycodes,
+					       keyboard->num_keycodes, &keyboard->modifiers);
 	}
 }
 
@@ -66,6 +141,10 @@ struct sw_view *view_at(struct sw_server *server, double lx, double ly,
 
 struct sw_view *view_from_surface(struct wlr_surface *surface)
 {
+	/* xwayland.c keeps a managed X11 window's view in its data. */
+	struct wlr_xwayland_surface *xsurface = wlr_xwayland_surface_try_from_wlr_surface(surface);
+	if (xsurface)
+		return xsurface->data;
 	struct wlr_xdg_toplevel *toplevel = wlr_xdg_toplevel_try_from_wlr_surface(surface);
 	struct wlr_scene_tree *tree = toplevel ? toplevel->base->data : NULL;
 	return tree ? tree->node.data : NULL;
@@ -76,7 +155,7 @@ void view_cycle(struct sw_server *server)
 	if (wl_list_length(&server->views) < 2)
 		return;
 	struct sw_view *next = wl_container_of(server->views.prev, next, link);
-	view_focus(next, next->xdg_toplevel->base->surface);
+	view_focus(next, view_surface(next));
 }
 
 void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint32_t edges)
@@ -90,7 +169,7 @@ void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint
 		server->grab_y = server->cursor->y - view->scene_tree->node.y;
 	} else {
 		struct wlr_box geo_box;
-		wlr_xdg_surface_get_geometry(view->xdg_toplevel->base, &geo_box);
+		view_geometry(view, &geo_box);
 		double border_x = (view->scene_tree->node.x + geo_box.x) +
 				  ((edges & WLR_EDGE_RIGHT) ? geo_box.width : 0);
 		double border_y = (view->scene_tree->node.y + geo_box.y) +
@@ -108,7 +187,7 @@ void view_begin_interactive(struct sw_view *view, enum sw_cursor_mode mode, uint
 static struct wlr_output *view_output(struct sw_view *view)
 {
 	struct wlr_box geo;
-	wlr_xdg_surface_get_geometry(view->xdg_toplevel->base, &geo);
+	view_geometry(view, &geo);
 	double cx = view->scene_tree->node.x + geo.width / 2.0;
 	double cy = view->scene_tree->node.y + geo.height / 2.0;
 	struct wlr_output *output = wlr_output_layout_output_at(view->server->output_layout, cx, cy);
@@ -127,11 +206,12 @@ static struct wlr_output *view_output(struct sw_view *view)
  * Fullscreen also goes above every other window. */
 static void view_arrange(struct sw_view *view, struct wlr_output *output)
 {
-	struct wlr_xdg_toplevel *toplevel = view->xdg_toplevel;
-	bool fill = toplevel->scheduled.fullscreen || toplevel->scheduled.maximized;
+	bool fullscreen, maximized;
+	view_fill_state(view, &fullscreen, &maximized);
+	bool fill = fullscreen || maximized;
 	if (fill && !view->filling) {
 		struct wlr_box geo;
-		wlr_xdg_surface_get_geometry(toplevel->base, &geo);
+		view_geometry(view, &geo);
 		view->floating = (struct wlr_box){ view->scene_tree->node.x, view->scene_tree->node.y,
 						   geo.width, geo.height };
 		view->filling = true;
@@ -141,18 +221,18 @@ static void view_arrange(struct sw_view *view, struct wlr_output *output)
 		wlr_output_layout_get_box(view->server->output_layout, output, &box);
 		/* Maximized windows leave panels their exclusive zones. */
 		struct sw_output *sw_output = output->data;
-		if (!toplevel->scheduled.fullscreen && sw_output && !wlr_box_empty(&sw_output->usable_area))
+		if (!fullscreen && sw_output && !wlr_box_empty(&sw_output->usable_area))
 			box = sw_output->usable_area;
 		if (wlr_box_empty(&box))
 			return;
-		wlr_scene_node_set_position(&view->scene_tree->node, box.x, box.y);
-		wlr_xdg_toplevel_set_size(toplevel, box.width, box.height);
-		if (toplevel->scheduled.fullscreen)
+		view_move(view, box.x, box.y);
+		view_set_size(view, box.width, box.height);
+		if (fullscreen)
 			wlr_scene_node_raise_to_top(&view->scene_tree->node);
 	} else if (view->filling) {
 		view->filling = false;
-		wlr_scene_node_set_position(&view->scene_tree->node, view->floating.x, view->floating.y);
-		wlr_xdg_toplevel_set_size(toplevel, view->floating.width, view->floating.height);
+		view_move(view, view->floating.x, view->floating.y);
+		view_set_size(view, view->floating.width, view->floating.height);
 	}
 }
 
@@ -165,12 +245,83 @@ void views_refill(struct sw_server *server, struct wlr_output *output)
 	}
 }
 
+/* What windows may take of output: what layer-shell panels leave. */
+static struct wlr_box usable_area(struct sw_server *server, struct wlr_output *output)
+{
+	struct wlr_box area;
+	wlr_output_layout_get_box(server->output_layout, output, &area);
+	struct sw_output *sw_output = output->data;
+	if (sw_output && !wlr_box_empty(&sw_output->usable_area))
+		area = sw_output->usable_area;
+	return area;
+}
+
+/* Moves box, a window's place, from the output that was at gone to the
+ * nearest output that remains: at the same offset, pushed in where it
+ * would stick out, shrunk where it is bigger. Returns that output, or NULL
+ * when box stays: its centre was not on gone, or is on another output too
+ * (they overlapped), or no output remains. */
+static struct wlr_output *rescue_box(struct sw_server *server, const struct wlr_box *gone,
+				     struct wlr_box *box)
+{
+	double cx = box->x + box->width / 2.0, cy = box->y + box->height / 2.0;
+	if (!wlr_box_contains_point(gone, cx, cy) ||
+	    wlr_output_layout_output_at(server->output_layout, cx, cy))
+		return NULL;
+	double lx, ly;
+	wlr_output_layout_closest_point(server->output_layout, NULL, cx, cy, &lx, &ly);
+	struct wlr_output *output = wlr_output_layout_output_at(server->output_layout, lx, ly);
+	if (!output)
+		return NULL;
+	struct wlr_box area = usable_area(server, output);
+	if (box->width > area.width)
+		box->width = area.width;
+	if (box->height > area.height)
+		box->height = area.height;
+	int x = area.x + box->x - gone->x, y = area.y + box->y - gone->y;
+	box->x = x < area.x ? area.x : x > area.x + area.width - box->width ?
+		area.x + area.width - box->width : x;
+	box->y = y < area.y ? area.y : y > area.y + area.height - box->height ?
+		area.y + area.height - box->height : y;
+	return output;
+}
+
+void views_rescue(struct sw_server *server, const struct wlr_box *gone)
+{
+	if (wlr_box_empty(gone))
+		return;
+	struct sw_view *view;
+	wl_list_for_each(view, &server->views, link) {
+		struct wlr_box geo;
+		view_geometry(view, &geo);
+		struct wlr_box box = { view->scene_tree->node.x, view->scene_tree->node.y, geo.width,
+				       geo.height };
+		struct wlr_output *output = rescue_box(server, gone, &box);
+		if (!output)
+			continue;
+		wlr_log(WLR_INFO, "window %s: its output went, now on %s",
+			view_title(view) ? view_title(view) : "(untitled)", output->name);
+		if (view->filling) {
+			/* Its floating place may have been on another output
+			 * (fullscreen on the output a client named). */
+			rescue_box(server, gone, &view->floating);
+			view_arrange(view, output);
+			continue;
+		}
+		view_move(view, box.x, box.y);
+		if (box.width != geo.width || box.height != geo.height)
+			view_set_size(view, box.width, box.height);
+	}
+}
+
 struct wlr_surface *view_fullscreen_surface(struct sw_server *server, struct wlr_output *output)
 {
 	struct sw_view *view;
 	wl_list_for_each(view, &server->views, link) {
-		if (view->xdg_toplevel->current.fullscreen && view_output(view) == output)
-			return view->xdg_toplevel->base->surface;
+		bool fullscreen = view->kind == SW_VIEW_XDG ? view->xdg_toplevel->current.fullscreen :
+							      view->xsurface->fullscreen;
+		if (fullscreen && view_output(view) == output)
+			return view_surface(view);
 	}
 	return NULL;
 }
@@ -183,7 +334,7 @@ static bool overlaps_others(struct sw_view *view, const struct wlr_box *box)
 		if (other == view)
 			continue;
 		struct wlr_box geo, ob, common;
-		wlr_xdg_surface_get_geometry(other->xdg_toplevel->base, &geo);
+		view_geometry(other, &geo);
 		ob = (struct wlr_box){ other->scene_tree->node.x, other->scene_tree->node.y, geo.width,
 				       geo.height };
 		if (wlr_box_intersection(&common, box, &ob))
@@ -206,40 +357,43 @@ static void view_place(struct sw_view *view)
 		output = view_output(view);
 	if (!output)
 		return;
-	struct wlr_box area;
-	wlr_output_layout_get_box(server->output_layout, output, &area);
-	struct sw_output *sw_output = output->data;
-	if (sw_output && !wlr_box_empty(&sw_output->usable_area))
-		area = sw_output->usable_area;
+	struct wlr_box area = usable_area(server, output);
 	struct wlr_box geo;
-	wlr_xdg_surface_get_geometry(view->xdg_toplevel->base, &geo);
+	view_geometry(view, &geo);
 	const int step = 16;
 	for (int y = area.y; y + geo.height <= area.y + area.height; y += step) {
 		for (int x = area.x; x + geo.width <= area.x + area.width; x += step) {
 			struct wlr_box box = { x, y, geo.width, geo.height };
 			if (!overlaps_others(view, &box)) {
-				wlr_scene_node_set_position(&view->scene_tree->node, x, y);
+				view_move(view, x, y);
 				return;
 			}
 		}
 	}
-	wlr_scene_node_set_position(&view->scene_tree->node, area.x, area.y);
+	view_move(view, area.x, area.y);
 }
 
-static void handle_map(struct wl_listener *listener, void *data)
+void view_map(struct sw_view *view)
 {
-	struct sw_view *view = wl_container_of(listener, view, map);
-	if (!view->placed && !view->filling)
-		view_place(view);
+	if (!view->placed && !view->filling) {
+		/* An X11 window may map fullscreen (games do): xdg toplevels
+		 * were arranged at their first commit. */
+		bool fullscreen, maximized;
+		view_fill_state(view, &fullscreen, &maximized);
+		struct wlr_output *output = view_output(view);
+		if ((fullscreen || maximized) && output)
+			view_arrange(view, output);
+		else
+			view_place(view);
+	}
 	view->placed = true;
 	wl_list_insert(&view->server->views, &view->link);
 	foreign_toplevel_map(view);
-	view_focus(view, view->xdg_toplevel->base->surface);
+	view_focus(view, view_surface(view));
 }
 
-static void handle_unmap(struct wl_listener *listener, void *data)
+void view_unmap(struct sw_view *view)
 {
-	struct sw_view *view = wl_container_of(listener, view, unmap);
 	foreign_toplevel_unmap(view);
 	if (view == view->server->grabbed_view) {
 		view->server->cursor_mode = SW_CURSOR_PASSTHROUGH;
@@ -250,8 +404,20 @@ static void handle_unmap(struct wl_listener *listener, void *data)
 	/* Keyboard focus goes to the next view, if any. */
 	if (!wl_list_empty(&view->server->views)) {
 		struct sw_view *next = wl_container_of(view->server->views.next, next, link);
-		view_focus(next, next->xdg_toplevel->base->surface);
+		view_focus(next, view_surface(next));
 	}
+}
+
+static void handle_map(struct wl_listener *listener, void *data)
+{
+	struct sw_view *view = wl_container_of(listener, view, map);
+	view_map(view);
+}
+
+static void handle_unmap(struct wl_listener *listener, void *data)
+{
+	struct sw_view *view = wl_container_of(listener, view, unmap);
+	view_unmap(view);
 }
 
 static void handle_commit(struct wl_listener *listener, void *data)
@@ -318,7 +484,10 @@ static void handle_request_resize(struct wl_listener *listener, void *data)
 
 void view_set_maximized(struct sw_view *view, bool maximized)
 {
-	wlr_xdg_toplevel_set_maximized(view->xdg_toplevel, maximized);
+	if (view->kind == SW_VIEW_XDG)
+		wlr_xdg_toplevel_set_maximized(view->xdg_toplevel, maximized);
+	else
+		wlr_xwayland_surface_set_maximized(view->xsurface, maximized);
 	struct wlr_output *output = view_output(view);
 	if (output)
 		view_arrange(view, output);
@@ -326,7 +495,10 @@ void view_set_maximized(struct sw_view *view, bool maximized)
 
 void view_set_fullscreen(struct sw_view *view, bool fullscreen, struct wlr_output *output)
 {
-	wlr_xdg_toplevel_set_fullscreen(view->xdg_toplevel, fullscreen);
+	if (view->kind == SW_VIEW_XDG)
+		wlr_xdg_toplevel_set_fullscreen(view->xdg_toplevel, fullscreen);
+	else
+		wlr_xwayland_surface_set_fullscreen(view->xsurface, fullscreen);
 	if (!output)
 		output = view_output(view);
 	if (output)
@@ -366,6 +538,7 @@ void handle_new_xdg_toplevel(struct wl_listener *listener, void *data)
 		return;
 	}
 	view->server = server;
+	view->kind = SW_VIEW_XDG;
 	view->xdg_toplevel = xdg_toplevel;
 	view->scene_tree = wlr_scene_xdg_surface_create(server->view_tree, xdg_toplevel->base);
 	view->scene_tree->node.data = view;
