@@ -170,7 +170,10 @@ static void new_keyboard(struct sw_server *server, struct wlr_input_device *devi
 	 * it the default one first cost a copy of that to every client. */
 	if (!is_virtual && server->keymap)
 		wlr_keyboard_set_keymap(wlr_keyboard, server->keymap);
-	wlr_keyboard_set_repeat_info(wlr_keyboard, 25, 600);
+	/* Virtual ones too: clients repeat at the rate of whichever keyboard
+	 * typed last, so one that kept another rate would change the user's
+	 * whenever wtype or an on-screen keyboard types. */
+	sw_input_config_keyboard(&server->options->input, wlr_keyboard);
 
 	keyboard->modifiers.notify = handle_keyboard_modifiers;
 	wl_signal_add(&wlr_keyboard->events.modifiers, &keyboard->modifiers);
@@ -194,6 +197,7 @@ static void handle_new_input(struct wl_listener *listener, void *data)
 		new_keyboard(server, device, false);
 		break;
 	case WLR_INPUT_DEVICE_POINTER:
+		sw_input_config_pointer(&server->options->input, device);
 		wlr_cursor_attach_input_device(server->cursor, device);
 		break;
 	default:
@@ -524,6 +528,8 @@ void input_init(struct sw_server *server)
 			  placeholder_keyboard_impl.name);
 	if (server->keymap)
 		wlr_keyboard_set_keymap(&server->placeholder_keyboard, server->keymap);
+	/* Clients read the repeat rate of the seat's keyboard, this one too. */
+	sw_input_config_keyboard(&server->options->input, &server->placeholder_keyboard);
 	seat_update_keyboard(server);
 
 	/* Virtual keyboards (wtype, on-screen keyboards) are keyboards like any

@@ -100,7 +100,9 @@ static const char usage[] =
 	"Environment: SYNCWAY_EXPLICIT_SYNC=0 hides linux-drm-syncobj-v1, SYNCWAY_FIFO=0\n"
 	"fifo-v1, SYNCWAY_COMMIT_TIMING=0 commit-timing-v1;\n"
 	"SYNCWAY_DRM_DEVICE picks the DRM device when the backend has none;\n"
-	"SYNCWAY_TERM the terminal; XCURSOR_THEME, XCURSOR_SIZE the cursor.\n"
+	"SYNCWAY_TERM the terminal; XCURSOR_THEME, XCURSOR_SIZE the cursor;\n"
+	"SYNCWAY_REPEAT_RATE, SYNCWAY_REPEAT_DELAY key repeat; SYNCWAY_TAP,\n"
+	"SYNCWAY_NATURAL_SCROLL, SYNCWAY_ACCEL_PROFILE, SYNCWAY_ACCEL_SPEED pointers.\n"
 	"See syncway(1).\n";
 
 static bool parse_size(const char *arg, struct sw_options *options)
@@ -505,7 +507,7 @@ int main(int argc, char *argv[])
 		.fd_headroom = -1,
 	};
 	int verbosity = 0;
-	if (!parse_options(argc, argv, &options, &verbosity))
+	if (!parse_options(argc, argv, &options, &verbosity) || !sw_input_config_from_env(&options.input))
 		return 2;
 	wlr_log_init(verbosity >= 2 ? WLR_DEBUG : verbosity == 1 ? WLR_INFO : WLR_ERROR, NULL);
 	/* Sixteen clients at their cap, whatever the cap: raising it alone

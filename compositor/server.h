@@ -10,6 +10,7 @@
 #include <wlr/types/wlr_keyboard.h>
 #include <wlr/util/box.h>
 
+#include "input_config.h"
 #include "output_config.h"
 #include "syncobj.h"
 
@@ -44,6 +45,7 @@ struct sw_options {
 	bool exit_with_client;        /* -x: quit when the -s command exits */
 	bool no_xwayland;             /* --no-xwayland */
 	bool adaptive_sync;           /* --adaptive-sync: VRR where outputs have it */
+	struct sw_input_config input; /* from the environment (input_config.c) */
 	struct sw_output_config outputs[16]; /* --output, in the order given */
 	size_t n_outputs;
 	int report_interval_ms;       /* the "N frames in 5.0 seconds" lines */
