@@ -64,6 +64,7 @@
 static const char usage[] =
 	"usage: syncway [options]\n"
 	"  -s, --startup CMD        run CMD with /bin/sh -c once the compositor is up\n"
+	"                           (default: ~/.config/syncway/startup, if executable)\n"
 	"  -x, --exit-with-client   quit when CMD exits, with its exit status\n"
 	"      --stats FILE         write one JSON line per frame and per commit to FILE\n"
 	"      --report SEC         seconds between the FPS lines on stderr (default 5, 0: none)\n"
@@ -257,6 +258,40 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		fprintf(stderr, "syncway: -x needs a command to wait for (-s CMD)\n");
 		return false;
 	}
+	return true;
+}
+
+/* The start-up script a session runs without -s (display managers start
+ * syncway bare): $XDG_CONFIG_HOME/syncway/startup, else
+ * ~/.config/syncway/startup, when it exists and may be run. Writes the
+ * command for /bin/sh -c into cmd; false when there is none. */
+static bool default_startup_cmd(char *cmd, size_t len)
+{
+	const char *config = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	char path[PATH_MAX];
+	int n;
+	if (config && config[0] == '/')
+		n = snprintf(path, sizeof(path), "%s/syncway/startup", config);
+	else if (home && home[0] == '/')
+		n = snprintf(path, sizeof(path), "%s/.config/syncway/startup", home);
+	else
+		return false;
+	if (n < 0 || (size_t)n >= sizeof(path) || access(path, F_OK) != 0)
+		return false;
+	if (access(path, X_OK) != 0) {
+		fprintf(stderr, "syncway: %s is not executable: not run (chmod +x it)\n", path);
+		return false;
+	}
+	/* Quoted for the shell; a quote in the path itself is not worth it. */
+	if (strchr(path, '\'')) {
+		fprintf(stderr, "syncway: %s has a quote in its path: not run\n", path);
+		return false;
+	}
+	n = snprintf(cmd, len, "exec '%s'", path);
+	if (n < 0 || (size_t)n >= len)
+		return false;
+	fprintf(stderr, "syncway: start-up script %s\n", path);
 	return true;
 }
 
@@ -660,6 +695,9 @@ int main(int argc, char *argv[])
 	server.sigterm_source = wl_event_loop_add_signal(server.loop, SIGTERM, handle_terminate_signal, &server);
 	server.sigchld_source = wl_event_loop_add_signal(server.loop, SIGCHLD, handle_sigchld, &server);
 	sw_frame_stats_mark_fds(server.frame_stats, false);
+	char script_cmd[PATH_MAX + 8];
+	if (!options.startup_cmd && default_startup_cmd(script_cmd, sizeof(script_cmd)))
+		options.startup_cmd = script_cmd;
 	if (options.startup_cmd && !server_spawn(&server, options.startup_cmd, &server.child_pid))
 		return 1;
 
