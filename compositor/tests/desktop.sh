@@ -1,10 +1,11 @@
 #!/bin/sh
 # The everyday clients of a desktop against one syncway, in a guest, each
-# unmodified from Debian: waybar draws its bar (it needs xdg-output and the
-# layer shell), grim captures outputs by name (xdg-output, screencopy),
+# unmodified from Debian: grim captures outputs by name (xdg-output,
+# screencopy),
 # wl-clipboard copies, pastes and watches the clipboard and the primary
 # selection through wlr-data-control, and foot is told the fractional scale
-# of a 1.5 output (fractional-scale-v1).
+# of a 1.5 output (fractional-scale-v1). waybar, which needs xdg-output and
+# the layer shell, is session.sh's: the example session starts it.
 #   tools/vm-run -q -- sh compositor/tests/desktop.sh [BUILD_DIR]
 # PASS/FAIL lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs in
 # /results/desktop/.
@@ -19,36 +20,6 @@ desktop_setup desktop "$1"
 syncway_start "$log" -v --report 0 --no-xwayland --outputs 2 --output 'HEADLESS-1:1280x720,scale=1.5,pos=0,0' \
 	--output 'HEADLESS-2:320x240,pos=853,0' ||
 	give_up compositor-starts "no Wayland socket within 30 s"
-
-# The bar: one module of fixed text, a colour no one else draws.
-mkdir -p "$tmp/waybar"
-cat >"$tmp/waybar/config" <<'EOF'
-{ "layer": "top", "position": "top", "height": 30, "output": "HEADLESS-1",
-  "modules-left": ["custom/hello"],
-  "custom/hello": { "format": "syncway" } }
-EOF
-cat >"$tmp/waybar/style.css" <<'EOF'
-* { font-family: DejaVu Sans; font-size: 12px; }
-window#waybar { background: #ff00ff; color: #000000; }
-EOF
-# waybar asks the session bus for the desktop portal's settings and gives
-# up without one; a login session has one, the guest has not.
-dbus-run-session -- waybar -c "$tmp/waybar/config" -s "$tmp/waybar/style.css" \
-	>"$out/waybar.log" 2>&1 &
-waybar_pid=$!
-if wait_until 60 has "$log" 'layer shell: mapped "waybar" on the top layer of HEADLESS-1'; then
-	# Mapped is not drawn: the first buffer may still be on its way.
-	if wait_pixel 10 600 15 "255 0 255"; then
-		result waybar-draws-its-bar-on-the-named-output pass
-	else
-		result waybar-draws-its-bar-on-the-named-output fail \
-			"the bar's middle is '$colour', not 255 0 255 (magenta)"
-	fi
-else
-	tail -n 5 "$out/waybar.log" | sed 's/^/    /'
-	result waybar-draws-its-bar-on-the-named-output fail \
-		"waybar mapped no layer surface on HEADLESS-1 within 60 s (waybar.log)"
-fi
 
 # grim by output name: each output's pixels, whole.
 sizes=
@@ -102,6 +73,5 @@ else
 		"foot was not sent preferred_scale(180): $(grep -o 'wp_fractional_scale[^ ]*' "$out/foot.log" | sort -u | tr '\n' ' ')"
 fi
 
-stop "$waybar_pid"
 syncway_stop compositor-exits-clean-after-the-desktop-clients "syncway: held commits:"
 result_summary
