@@ -4,12 +4,15 @@
 #
 #   desktop_setup SUITE [BUILD_DIR]
 #	sets result_suite; build (BUILD_DIR, default build); syncway
-#	($SYNCWAY, default the one in build); out (/results/SUITE, emptied);
-#	log ($out/syncway.log); tmp (a new scratch directory); pixel_log
+#	($SYNCWAY, default the one in build); tmp (a new scratch directory);
+#	out (the logs, in tmp); log ($out/syncway.log); pixel_log
 #	($out/grim.log). The environment of a headless syncway on pixman,
 #	without a display of its own; an EXIT trap that kills $pids (the
-#	suite adds its background processes there), undoes guest_login and
-#	removes tmp.
+#	suite adds its background processes there), undoes guest_login,
+#	copies out to /results/SUITE and removes tmp. The logs the suites
+#	poll while they grow live on the guest's tmpfs, not on the 9p share
+#	/results: under load a syncway log written there while polled once
+#	came back with a hole of NULs where its lines had been.
 #   give_up SUBTEST MESSAGE
 #	reports SUBTEST failed with MESSAGE, then the summary, and exits:
 #	for a set-up the rest of the suite cannot do without.
@@ -66,15 +69,16 @@ desktop_setup() {
 	result_suite=$1
 	build=${2:-build}
 	syncway=${SYNCWAY:-$build/compositor/syncway}
-	out=/results/$1
+	desktop_results=/results/$1
+	rm -rf "$desktop_results"
+	tmp=$(mktemp -d)
+	out=$tmp/out
 	log=$out/syncway.log
 	pixel_log=$out/grim.log
-	rm -rf "$out"
 	mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
 	chmod 700 "$XDG_RUNTIME_DIR"
 	export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
 	unset WAYLAND_DISPLAY DISPLAY
-	tmp=$(mktemp -d)
 	pids=
 	trap desktop_cleanup EXIT
 }
@@ -83,6 +87,7 @@ desktop_cleanup() {
 	# shellcheck disable=SC2086 # a list of pids
 	[ -z "$pids" ] || kill $pids 2>/dev/null
 	[ -z "${guest_login_hash:-}" ] || guest_login_undo
+	cp -r "$out" "$desktop_results"
 	rm -rf "$tmp"
 }
 
