@@ -13,12 +13,12 @@
 . "${0%/*}/../../tests/lib/result.sh"
 # shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
 . "${0%/*}/../../tests/lib/desktop.sh"
-out=/results/toplevels
 
 # What runs inside syncway (-s): the clients and the checks, which write
-# "SUBTEST pass|fail [MESSAGE]" lines to $out/results.txt.
+# "SUBTEST pass|fail [MESSAGE]" lines to $out/results.txt (OUT, the
+# suite's log directory of desktop_setup).
 if [ "${1:-}" = --inside ]; then
-	build=$2 log=$3
+	build=$2 log=$3 out=$4
 	client=$build/compositor/tests/toplevel-client
 	results=$out/results.txt
 	fifos=$(mktemp -d)
@@ -245,7 +245,7 @@ fi
 
 desktop_setup toplevels "$1"
 
-timeout 150 "$syncway" -v --report 0 --no-xwayland -x -s "sh $0 --inside $build $log" >"$log" 2>&1
+timeout 150 "$syncway" -v --report 0 --no-xwayland -x -s "sh $0 --inside $build $log $out" >"$log" 2>&1
 status=$?
 setup=
 [ -e "$out/setup.txt" ] && setup=" (setup: $(tr '\n' ';' <"$out/setup.txt"))"
