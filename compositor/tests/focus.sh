@@ -15,51 +15,10 @@
 # /results/focus/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=focus
-build=${1:-build}
-syncway=${SYNCWAY:-$build/compositor/syncway}
+# shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
+. "${0%/*}/../../tests/lib/desktop.sh"
+desktop_setup focus "$1"
 tests=$build/compositor/tests
-out=/results/focus
-rm -rf "$out"
-mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
-unset WAYLAND_DISPLAY DISPLAY
-tmp=$(mktemp -d)
-log=$out/syncway.log
-pids=
-
-finish() {
-	# shellcheck disable=SC2086 # a list of pids
-	[ -z "$pids" ] || kill $pids 2>/dev/null
-	rm -rf "$tmp"
-}
-trap finish EXIT
-
-# wait_until SECONDS CMD...: whether CMD succeeds within SECONDS (polled).
-wait_until() {
-	wait_left=$(($1 * 10))
-	shift
-	until "$@"; do
-		wait_left=$((wait_left - 1))
-		[ $wait_left -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-
-not_running() {
-	! kill -0 "$1" 2>/dev/null
-}
-
-# has_lines FILE REGEX N: whether FILE has N lines matching the extended REGEX.
-has_lines() {
-	[ "$(grep -cE -- "$2" "$1" 2>/dev/null)" -ge "$3" ]
-}
-
-# wait_count FILE REGEX N SECONDS: whether FILE gets N such lines in time.
-wait_count() {
-	wait_until "$4" has_lines "$1" "$2" "$3"
-}
 
 # point X Y: the pointer to X, Y of the 640x480 layout (absolute motion).
 point() {
@@ -82,25 +41,17 @@ capture() {
 	grim -t ppm -g "$2,$3 $4x$5" "$tmp/$1.ppm" 2>>"$out/grim.log"
 }
 
-# colours FILE: the distinct colours of a PPM capture, "rrggbb" words.
-colours() {
+# file_colours FILE: the distinct colours of a PPM capture, "rrggbb" words.
+file_colours() {
 	# shellcheck disable=SC2046 # W and H
 	set -- "$1" $(head -c 20 "$1" | sed -n 2p)
 	tail -c $(($2 * $3 * 3)) "$1" | od -An -v -tx1 -w3 | tr -d ' ' | sort -u | tr '\n' ' '
 }
 
-"$syncway" -v --report 0 --headless-size 640x480 >"$log" 2>&1 &
-syncway_pid=$!
-pids=$syncway_pid
-if ! wait_count "$log" "running on WAYLAND_DISPLAY=" 1 30; then
-	tail -n 20 "$log" | sed 's/^/    /'
-	result setup fail "no Wayland socket within 30 s"
-	result_summary
-	exit
-fi
-WAYLAND_DISPLAY=$(sed -n 's/^syncway: running on WAYLAND_DISPLAY=//p' "$log")
+syncway_start "$log" -v --report 0 --headless-size 640x480 ||
+	give_up setup "no Wayland socket within 30 s"
 DISPLAY=$(sed -n 's/^syncway: xwayland: on DISPLAY=\([^ ]*\) .*/\1/p' "$log")
-export WAYLAND_DISPLAY DISPLAY
+export DISPLAY
 
 # The X11 window first: Xwayland starts with it. Its first start can take
 # long on a busy host (stalls.sh): 120 s, polled.
@@ -108,18 +59,14 @@ xmessage -title 'X11 focus' 'focus test' >"$out/xmessage.log" 2>&1 &
 pids="$pids $!"
 if ! wait_count "$log" 'xwayland: mapped window .*class Xmessage' 1 120; then
 	tail -n 20 "$log" | sed 's/^/    /'
-	result setup fail "xmessage's window was not mapped within 120 s"
-	result_summary
-	exit
+	give_up setup "xmessage's window was not mapped within 120 s"
 fi
 xwininfo -name 'X11 focus' >"$out/xwininfo.txt" 2>&1
 xid=$(sed -n 's/^xwininfo: Window id: \(0x[0-9a-f]*\) .*/\1/p' "$out/xwininfo.txt")
 xx=$(sed -n 's/^ *Absolute upper-left X: *//p' "$out/xwininfo.txt")
 xy=$(sed -n 's/^ *Absolute upper-left Y: *//p' "$out/xwininfo.txt")
 if [ -z "$xid" ] || [ -z "$xx" ] || [ -z "$xy" ]; then
-	result setup fail "xwininfo does not find xmessage's window: $(tr '\n' ' ' <"$out/xwininfo.txt")"
-	result_summary
-	exit
+	give_up setup "xwininfo does not find xmessage's window: $(tr '\n' ' ' <"$out/xwininfo.txt")"
 fi
 
 # The cursor over the X11 window is Xwayland's, set when the pointer
@@ -262,9 +209,9 @@ point 421 320
 sleep 0.5
 capture layer 423 322 10 10
 cp "$tmp/layer.ppm" "$out/" 2>/dev/null
-case " $(colours "$tmp/layer.ppm") " in
+case " $(file_colours "$tmp/layer.ppm") " in
 *" ff00ff "*) result $name pass ;;
-*) result $name fail "no magenta cursor over the layer surface; the capture has $(colours "$tmp/layer.ppm")" ;;
+*) result $name fail "no magenta cursor over the layer surface; the capture has $(file_colours "$tmp/layer.ppm")" ;;
 esac
 
 # A second X11 window goes where it covers no other, as xdg ones do.
@@ -319,15 +266,8 @@ exec 4>&-
 echo quit >&3
 exec 3>&-
 kill $syncway_pid
-wait_until 20 not_running $syncway_pid
-wait $syncway_pid
-status=$?
-if run_problems "$log" "$status" "xwayland: ready on"; then
-	result compositor-exits-cleanly pass
-else
-	tail -n 6 "$log" | sed 's/^/    /'
-	result compositor-exits-cleanly fail "$run_problems"
-fi
-pids=${pids#"$syncway_pid"}
+exited $syncway_pid 20
+pids=${pids#" $syncway_pid"}
+check_exit compositor-exits-cleanly "$log" "$exit_status" "xwayland: ready on"
 
 result_summary

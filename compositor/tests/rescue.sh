@@ -13,42 +13,11 @@
 # /results/rescue/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
-result_suite=rescue
-build=${1:-build}
-syncway=${SYNCWAY:-$build/compositor/syncway}
+# shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
+. "${0%/*}/../../tests/lib/desktop.sh"
+desktop_setup rescue "$1"
 key_client=$build/compositor/tests/key-client
 toplevel_client=$build/compositor/tests/toplevel-client
-out=/results/rescue
-rm -rf "$out"
-mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
-chmod 700 "$XDG_RUNTIME_DIR"
-export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
-unset WAYLAND_DISPLAY DISPLAY
-tmp=$(mktemp -d)
-log=$out/syncway.log
-pids=
-
-finish() {
-	# shellcheck disable=SC2086 # a list of pids
-	[ -z "$pids" ] || kill $pids 2>/dev/null
-	rm -rf "$tmp"
-}
-trap finish EXIT
-
-# wait_until SECONDS CMD...: whether CMD succeeds within SECONDS (polled).
-wait_until() {
-	wait_left=$(($1 * 10))
-	shift
-	until "$@"; do
-		wait_left=$((wait_left - 1))
-		[ $wait_left -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
-
-not_running() {
-	! kill -0 "$1" 2>/dev/null
-}
 
 # red OUTPUT: sets red to how many pixels of a capture of OUTPUT are the
 # window's ff0000.
@@ -73,18 +42,9 @@ configured() {
 	grep -qE "xdg_toplevel[@#][0-9]+\.configure\($2, $3," "$1"
 }
 
-"$syncway" -v --report 0 --no-xwayland --outputs 2 --output 'HEADLESS-1:640x480,pos=0,0' \
-	--output 'HEADLESS-2:800x600,pos=640,0' >"$log" 2>&1 &
-syncway_pid=$!
-pids=$syncway_pid
-if ! wait_until 30 grep -q "running on WAYLAND_DISPLAY=" "$log"; then
-	tail -n 20 "$log" | sed 's/^/    /'
-	result setup fail "no Wayland socket within 30 s"
-	result_summary
-	exit
-fi
-WAYLAND_DISPLAY=$(sed -n 's/^syncway: running on WAYLAND_DISPLAY=//p' "$log")
-export WAYLAND_DISPLAY
+syncway_start "$log" -v --report 0 --no-xwayland --outputs 2 --output 'HEADLESS-1:640x480,pos=0,0' \
+	--output 'HEADLESS-2:800x600,pos=640,0' ||
+	give_up setup "no Wayland socket within 30 s"
 
 # The pointer to HEADLESS-2, and a 300x200 window there.
 wlrctl pointer move 900 300
@@ -92,9 +52,7 @@ wlrctl pointer move 900 300
 pids="$pids $!"
 if ! wait_until 20 grep -q shown "$out/window.log" || ! wait_until 10 red_is HEADLESS-2 60000 ||
 	! red_is HEADLESS-1 0; then
-	result setup fail "the window is not on HEADLESS-2 alone: $red red pixels on the last capture"
-	result_summary
-	exit
+	give_up setup "the window is not on HEADLESS-2 alone: $red red pixels on the last capture"
 fi
 
 wlr-randr --output HEADLESS-2 --off >"$out/randr-off-1.log" 2>&1
@@ -141,17 +99,8 @@ fi
 exec 3>&-
 
 kill $syncway_pid
-exit_status=timeout
-if wait_until 20 not_running $syncway_pid; then
-	wait $syncway_pid
-	exit_status=$?
-fi
-pids=${pids#"$syncway_pid"}
-if run_problems "$log" "$exit_status" ""; then
-	result compositor-exits-cleanly pass
-else
-	tail -n 6 "$log" | sed 's/^/    /'
-	result compositor-exits-cleanly fail "$run_problems"
-fi
+exited $syncway_pid 20
+pids=${pids#" $syncway_pid"}
+check_exit compositor-exits-cleanly "$log" "$exit_status" ""
 
 result_summary
