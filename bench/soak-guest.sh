@@ -15,7 +15,8 @@
 # RssAnon (kB), open fds (sockets included), syncobj handles and the longest
 # dispatch in the window (ms) from syncway's report lines when they have
 # them ("syncobj handles N", "; longest dispatch X ms"; else "-"), the
-# window's FPS, and syncway's CPU time so far (clock ticks).
+# window's FPS, syncway's CPU time so far (clock ticks), RssFile and
+# RssShmem (kB).
 set -u
 build=$1 out=$2 hz=$3 size=$4 clients=$5 report=$6 max_frames=$7 max_secs=$8
 syncway=${9:-$build/compositor/syncway}
@@ -86,11 +87,13 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 		frames=$((frames + n))
 		fps=${line#* seconds = }
 		fps=${fps%% FPS*}
-		rss=- anon=-
+		rss=- anon=- file=- shmem=-
 		while read -r key value _; do
 			case $key in
 			VmRSS:) rss=$value ;;
 			RssAnon:) anon=$value ;;
+			RssFile:) file=$value ;;
+			RssShmem:) shmem=$value ;;
 			esac
 		done <"/proc/$pid/status"
 		read -r stat <"/proc/$pid/stat"
@@ -98,8 +101,8 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 		cpu=$((${14} + ${15}))
 		set -- /proc/$pid/fd/*
 		fds=$#
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" "$anon" "$fds" \
-			"$handles" "$longest" "$fps" "$cpu" >>"$out/samples.tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" "$anon" "$fds" \
+			"$handles" "$longest" "$fps" "$cpu" "$file" "$shmem" >>"$out/samples.tsv"
 		elapsed=$(( ${now%.*} - ${start%.*} ))
 		if { [ "$max_frames" -gt 0 ] && [ "$frames" -ge "$max_frames" ]; } ||
 		   { [ "$max_secs" -gt 0 ] && [ "$elapsed" -ge "$max_secs" ]; }; then

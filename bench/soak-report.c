@@ -11,7 +11,8 @@
  * resource and the verdict on stderr. A resource grows when the lower end
  * of its 95 % interval is above its tolerance: B bytes a frame for memory,
  * N a frame for fds and syncobj handles (both 0 unless given). VmRSS, open
- * fds and syncobj handles decide; RssAnon is shown. Exit status: 0 flat,
+ * fds and syncobj handles decide; VmRSS's parts (RssAnon, RssFile: pages of
+ * mapped files, RssShmem: the clients' shm pools mapped) are shown. Exit status: 0 flat,
  * 1 growing, 2 too few samples or another error. */
 #include <errno.h>
 #include <math.h>
@@ -24,7 +25,9 @@
 /* A day of 60 Hz frames. */
 #define FRAMES_PER_DAY (60.0 * 86400)
 
-enum column { C_TIME, C_FRAMES, C_RSS, C_ANON, C_FDS, C_HANDLES, C_LONGEST, C_FPS, C_CPU, N_COLUMNS };
+/* RssFile and RssShmem came later: samples without them read as "-". */
+enum column { C_TIME, C_FRAMES, C_RSS, C_ANON, C_FDS, C_HANDLES, C_LONGEST, C_FPS, C_CPU, C_FILE, C_SHMEM,
+	      N_COLUMNS, N_REQUIRED = C_FILE };
 
 struct series {
 	const char *name;
@@ -38,6 +41,8 @@ struct series {
 static const struct series series[] = {
 	{ "VmRSS", C_RSS, 1024, "bytes", true, true },
 	{ "RssAnon", C_ANON, 1024, "bytes", false, true },
+	{ "RssFile", C_FILE, 1024, "bytes", false, true },
+	{ "RssShmem", C_SHMEM, 1024, "bytes", false, true },
 	{ "open fds", C_FDS, 1, "fds", true, false },
 	{ "syncobj handles", C_HANDLES, 1, "handles", true, false },
 };
@@ -62,10 +67,10 @@ static int read_samples(const char *path, struct samples *s)
 		char *p = line;
 		for (int c = 0; c < N_COLUMNS; c++) {
 			char *end;
-			double x = strtod(p, &end);
-			s->v[c][s->n] = end == p ? NAN : x;
-			p = strchr(p, '\t');
-			if (!p && c < N_COLUMNS - 1) {
+			double x = p ? strtod(p, &end) : NAN;
+			s->v[c][s->n] = !p || end == p ? NAN : x;
+			p = p ? strchr(p, '\t') : NULL;
+			if (!p && c < N_REQUIRED - 1) {
 				fclose(f);
 				return -EINVAL;
 			}
