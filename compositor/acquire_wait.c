@@ -28,6 +28,7 @@
 #include "held_commits.h"
 #include "server.h"
 #include "syncobj.h"
+#include "xwayland.h"
 
 /* What one client's waits cost the compositor, against its cap
  * (sw_options: max_waiting_surfaces). Lives while the client is connected
@@ -369,13 +370,15 @@ static const char *over_cap(struct sw_explicit_sync *sync, const struct sw_sync_
 }
 
 /* The connected client other than owner with the most waiting surfaces,
- * or NULL. */
+ * or NULL. Never Xwayland: it waits for every X11 client at once, and
+ * cutting it off for one X11 client's load would end them all. */
 static struct sw_sync_client *heaviest_other(struct sw_explicit_sync *sync,
 					     const struct sw_sync_client *owner)
 {
 	struct sw_sync_client *heavy = NULL, *other;
 	wl_list_for_each(other, &sync->clients, link) {
-		if (other != owner && other->client && (!heavy || other->watched > heavy->watched))
+		if (other != owner && other->client && (!heavy || other->watched > heavy->watched) &&
+		    !xwayland_owns_client(sync->server, other->client))
 			heavy = other;
 	}
 	return heavy;
@@ -406,7 +409,9 @@ static void cut_off(struct sw_explicit_sync *sync, struct sw_sync_client *heavy)
 /* Another waiting surface for owner, with all clients' at the budget: the
  * one holding the most goes (another client: cut off; owner: refused, with
  * the words in buf), unless even the most is few (SMALL_WAITER), in
- * which case owner's wait is polled (*poll_only) and nobody is cut off. */
+ * which case owner's wait is polled (*poll_only) and nobody is cut off.
+ * Xwayland's wait is polled too, whatever it holds: it takes no fd, and
+ * --max-waiting-surfaces still bounds how many it has. */
 static const char *over_budget(struct sw_explicit_sync *sync, struct sw_sync_client *owner,
 			       bool *poll_only, char *buf, size_t len)
 {
@@ -414,6 +419,10 @@ static const char *over_budget(struct sw_explicit_sync *sync, struct sw_sync_cli
 	*poll_only = false;
 	if (budget <= 0 || sync->watched < (size_t)budget)
 		return NULL;
+	if (xwayland_owns_client(sync->server, owner->client)) {
+		*poll_only = true;
+		return NULL;
+	}
 	struct sw_sync_client *heavy = heaviest_other(sync, owner);
 	size_t mine = owner->watched + 1;
 	if ((heavy ? heavy->watched : 0) <= SMALL_WAITER && mine <= SMALL_WAITER) {

@@ -14,8 +14,10 @@
 #include <wlr/util/log.h>
 
 #include "server.h"
+#include "xwayland.h"
 
 struct sw_held_commits {
+	const struct sw_server *server;
 	const struct sw_options *options;
 	struct wl_list clients; /* sw_held_client.link */
 	size_t queued;          /* commits held or queued behind held ones, all clients */
@@ -209,13 +211,16 @@ void sw_client_cut_off(struct wl_client *client, const char *what, const char *w
 	wl_client_destroy(client);
 }
 
-/* The connected client other than owner holding the most, or NULL. */
+/* The connected client other than owner holding the most, or NULL.
+ * Never Xwayland: it holds for every X11 client at once, and cutting it
+ * off for one X11 client's load would end them all. */
 static struct sw_held_client *heaviest_other(struct sw_held_commits *held,
 					     const struct sw_held_client *owner)
 {
 	struct sw_held_client *heavy = NULL, *other;
 	wl_list_for_each(other, &held->clients, link) {
-		if (other != owner && other->client && (!heavy || other->queued > heavy->queued))
+		if (other != owner && other->client && (!heavy || other->queued > heavy->queued) &&
+		    !xwayland_owns_client(held->server, other->client))
 			heavy = other;
 	}
 	return heavy;
@@ -233,12 +238,14 @@ static const char *total_words(const struct sw_held_commits *held, size_t holds,
 }
 
 /* Another commit held for owner, with all clients' at --max-held-total:
- * a client holding more goes (cut off), else owner's commit is refused. */
+ * a client holding more goes (cut off), else owner's commit is refused.
+ * Xwayland's goes ahead: --max-held-commits still bounds what it holds,
+ * so the total can pass the bound by at most that much. */
 static const char *over_total(struct sw_held_commits *held, struct sw_held_client *owner,
 			      char *buf, size_t len)
 {
 	long max = held->options->max_held_total;
-	if (max <= 0 || held->queued < (size_t)max)
+	if (max <= 0 || held->queued < (size_t)max || xwayland_owns_client(held->server, owner->client))
 		return NULL;
 	struct sw_held_client *heavy = heaviest_other(held, owner);
 	size_t mine = owner->queued + 1;
@@ -307,12 +314,13 @@ bool sw_held_commits_admit(struct sw_held_commits *held, struct wlr_surface *sur
 
 /* --- the ledger -------------------------------------------------------------- */
 
-struct sw_held_commits *sw_held_commits_create(const struct sw_options *options)
+struct sw_held_commits *sw_held_commits_create(const struct sw_server *server)
 {
 	struct sw_held_commits *held = calloc(1, sizeof(*held));
 	if (!held)
 		return NULL;
-	held->options = options;
+	held->server = server;
+	held->options = server->options;
 	wl_list_init(&held->clients);
 	return held;
 }

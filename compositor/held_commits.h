@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sw_options;
+struct sw_server;
 struct sw_held_commits;
 struct wl_client;
 struct wlr_surface;
@@ -25,7 +25,7 @@ struct sw_held_commits_counters {
 	uint64_t most;            /* the most held at once, all clients together */
 };
 
-struct sw_held_commits *sw_held_commits_create(const struct sw_options *options);
+struct sw_held_commits *sw_held_commits_create(const struct sw_server *server);
 /* After the clients are gone. The final counters go to *final when it is
  * not NULL. */
 void sw_held_commits_destroy(struct sw_held_commits *held, struct sw_held_commits_counters *final);
@@ -38,7 +38,8 @@ size_t sw_held_commits_now(const struct sw_held_commits *held);
  * the surface's commits are counted, and any commit of it that would
  * queue behind a held one is checked the same way (and refused, with
  * sw_held_commits_refuse()). Past --max-held-total, a client holding more
- * than this one is cut off (sw_client_cut_off()) instead of refusing. */
+ * than this one is cut off (sw_client_cut_off()) instead of refusing;
+ * Xwayland is neither cut off nor refused there (its own caps hold). */
 const char *sw_held_commits_check(struct sw_held_commits *held, struct wlr_surface *surface,
 				  char *buf, size_t len);
 /* sw_held_commits_check(), refusing the commit itself when it may not be

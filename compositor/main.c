@@ -634,7 +634,7 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "syncway: linux-dmabuf: off (the renderer imports no dmabufs)\n");
 
 	server.frame_stats = sw_frame_stats_create(&server);
-	server.held_commits = sw_held_commits_create(&options);
+	server.held_commits = sw_held_commits_create(&server);
 	if (!server.frame_stats || !server.held_commits)
 		return 1;
 	setup_explicit_sync(&server, where);

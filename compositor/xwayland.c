@@ -233,6 +233,13 @@ void xwayland_init(struct sw_server *server)
 		server->xwayland->display_name);
 }
 
+bool xwayland_owns_client(const struct sw_server *server, const struct wl_client *client)
+{
+	/* The server's client exists only while Xwayland runs. */
+	return server->xwayland && server->xwayland->server->client &&
+	       server->xwayland->server->client == client;
+}
+
 void xwayland_finish(struct sw_server *server)
 {
 	if (!server->xwayland)
