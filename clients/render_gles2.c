@@ -6,24 +6,21 @@
  * compositor through linux-dmabuf, one kept by the sw_buffer for its
  * implicit fences) and imported back as EGLImages bound to a renderbuffer
  * of a framebuffer object. A frame is glClear of the background and one
- * scissored glClear per rectangle: no shaders. After the frame an
- * EGL_SYNC_NATIVE_FENCE_ANDROID sync, glFlush and
- * eglDupNativeFenceFDANDROID give the sync_file of the GPU job, still
- * pending on a real GPU, which the client turns into its acquire point.
- * Nothing here waits for the GPU. */
+ * scissored glClear per rectangle: no shaders. After the frame the native
+ * fence of the flush (common/egl_gbm.c) is the sync_file of the GPU job,
+ * still pending on a real GPU, which the client turns into its acquire
+ * point. Nothing here waits for the GPU. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GLES2/gl2.h>
 #include <GLES2/gl2ext.h>
 #include <drm_fourcc.h>
-#include <gbm.h>
 
+#include "egl_gbm.h"
 #include "renderer.h"
 
 struct gles2_target {
@@ -35,9 +32,7 @@ struct gles2_target {
 
 struct gles2_renderer {
 	struct sw_renderer base;
-	struct gbm_device *gbm;
-	EGLDisplay display;
-	EGLContext context;
+	struct sw_egl_gbm egl;
 	bool modifiers; /* EGL_EXT_image_dma_buf_import_modifiers */
 	struct gles2_target *targets;
 	size_t n_targets;
@@ -48,22 +43,10 @@ struct gles2_renderer {
 
 	PFNEGLCREATEIMAGEKHRPROC create_image;
 	PFNEGLDESTROYIMAGEKHRPROC destroy_image;
-	PFNEGLCREATESYNCKHRPROC create_sync;
-	PFNEGLDESTROYSYNCKHRPROC destroy_sync;
-	PFNEGLDUPNATIVEFENCEFDANDROIDPROC dup_native_fence_fd;
 	PFNGLEGLIMAGETARGETRENDERBUFFERSTORAGEOESPROC image_target_renderbuffer;
 };
 
 static const struct sw_renderer_impl gles2_impl;
-
-static bool has_extension(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-	for (const char *p = list; p && (p = strstr(p, name)); p += len)
-		if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
-			return true;
-	return false;
-}
 
 static struct gles2_target *find_target(struct gles2_renderer *r, const struct sw_buffer *b)
 {
@@ -80,7 +63,7 @@ static void target_finish(struct gles2_renderer *r, struct gles2_target *t)
 	if (t->renderbuffer)
 		glDeleteRenderbuffers(1, &t->renderbuffer);
 	if (t->image != EGL_NO_IMAGE_KHR)
-		r->destroy_image(r->display, t->image);
+		r->destroy_image(r->egl.display, t->image);
 	if (t->bo)
 		gbm_bo_destroy(t->bo);
 	*t = (struct gles2_target){ .image = EGL_NO_IMAGE_KHR };
@@ -107,19 +90,20 @@ static struct gbm_bo *allocate(struct gles2_renderer *r, const struct sw_display
 	}
 	struct gbm_bo *bo = NULL;
 	if (n && r->modifiers) {
-		bo = gbm_bo_create_with_modifiers2(r->gbm, width, height, format, mods, n,
+		bo = gbm_bo_create_with_modifiers2(r->egl.gbm, width, height, format, mods, n,
 						   GBM_BO_USE_RENDERING);
 		if (bo) {
 			*modifier = gbm_bo_get_modifier(bo);
 			return bo;
 		}
 	}
-	if (linear && (bo = gbm_bo_create(r->gbm, width, height, format,
+	if (linear && (bo = gbm_bo_create(r->egl.gbm, width, height, format,
 					  GBM_BO_USE_RENDERING | GBM_BO_USE_LINEAR))) {
 		*modifier = DRM_FORMAT_MOD_LINEAR;
 		return bo;
 	}
-	if (implicit && (bo = gbm_bo_create(r->gbm, width, height, format, GBM_BO_USE_RENDERING))) {
+	if (implicit &&
+	    (bo = gbm_bo_create(r->egl.gbm, width, height, format, GBM_BO_USE_RENDERING))) {
 		*modifier = DRM_FORMAT_MOD_INVALID;
 		return bo;
 	}
@@ -186,7 +170,8 @@ static struct sw_buffer *gles2_create_buffer(struct sw_renderer *base, struct sw
 		attribs[a++] = (EGLint)(modifier >> 32);
 	}
 	attribs[a++] = EGL_NONE;
-	t->image = r->create_image(r->display, EGL_NO_CONTEXT, EGL_LINUX_DMA_BUF_EXT, NULL, attribs);
+	t->image = r->create_image(r->egl.display, EGL_NO_CONTEXT, EGL_LINUX_DMA_BUF_EXT, NULL,
+				   attribs);
 	if (t->image == EGL_NO_IMAGE_KHR) {
 		snprintf(err, err_len, "eglCreateImageKHR of the dmabuf failed (0x%x)", eglGetError());
 		close(fd);
@@ -227,27 +212,10 @@ static void clear(uint32_t rgb)
 /* Submits the commands so far; the sync_file of the job (-1 on error). */
 static int flush(struct gles2_renderer *r)
 {
-	/* A native fence sync materializes at the flush. */
-	const EGLint attribs[] = { EGL_SYNC_NATIVE_FENCE_FD_ANDROID, EGL_NO_NATIVE_FENCE_FD_ANDROID,
-				   EGL_NONE };
-	EGLSyncKHR sync = r->create_sync(r->display, EGL_SYNC_NATIVE_FENCE_ANDROID, attribs);
-	if (sync == EGL_NO_SYNC_KHR) {
-		fprintf(stderr, "gles2 renderer: eglCreateSyncKHR: 0x%x\n", eglGetError());
-		return -1;
-	}
-	glFlush();
-	int fd = r->dup_native_fence_fd(r->display, sync);
-	r->destroy_sync(r->display, sync);
-	if (fd == EGL_NO_NATIVE_FENCE_FD_ANDROID) {
-		fprintf(stderr, "gles2 renderer: eglDupNativeFenceFDANDROID: 0x%x\n", eglGetError());
-		return -1;
-	}
-	GLenum error = glGetError();
-	if (error != GL_NO_ERROR) {
-		fprintf(stderr, "gles2 renderer: GL error 0x%x\n", error);
-		close(fd);
-		return -1;
-	}
+	char err[256];
+	int fd = sw_egl_gbm_flush_fence(&r->egl, err, sizeof(err));
+	if (fd < 0)
+		fprintf(stderr, "gles2 renderer: %s\n", err);
 	return fd;
 }
 
@@ -298,43 +266,13 @@ static const char busy_fragment_source[] =
 	"	gl_FragColor = vec4(x, x, x, 1.0);\n"
 	"}\n";
 
-static GLuint compile(GLenum type, const char *source)
-{
-	GLuint shader = glCreateShader(type);
-	glShaderSource(shader, 1, &source, NULL);
-	glCompileShader(shader);
-	GLint ok = GL_FALSE;
-	glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		char log[512] = "";
-		glGetShaderInfoLog(shader, sizeof(log), NULL, log);
-		fprintf(stderr, "gles2 renderer: shader: %s\n", log);
-		glDeleteShader(shader);
-		return 0;
-	}
-	return shader;
-}
-
 static bool busy_init(struct gles2_renderer *r)
 {
-	GLuint vs = compile(GL_VERTEX_SHADER, busy_vertex_source);
-	GLuint fs = compile(GL_FRAGMENT_SHADER, busy_fragment_source);
-	if (!vs || !fs) {
-		glDeleteShader(vs);
-		glDeleteShader(fs);
-		return false;
-	}
-	r->busy_program = glCreateProgram();
-	glAttachShader(r->busy_program, vs);
-	glAttachShader(r->busy_program, fs);
-	glBindAttribLocation(r->busy_program, 0, "pos");
-	glLinkProgram(r->busy_program);
-	glDeleteShader(vs);
-	glDeleteShader(fs);
-	GLint ok = GL_FALSE;
-	glGetProgramiv(r->busy_program, GL_LINK_STATUS, &ok);
-	if (!ok) {
-		fprintf(stderr, "gles2 renderer: the busy program does not link\n");
+	char err[256];
+	r->busy_program =
+		sw_gles2_program(busy_vertex_source, busy_fragment_source, err, sizeof(err));
+	if (!r->busy_program) {
+		fprintf(stderr, "gles2 renderer: %s\n", err);
 		return false;
 	}
 	r->busy_seed = glGetUniformLocation(r->busy_program, "seed");
@@ -382,8 +320,8 @@ int sw_renderer_gles2_busy(struct sw_renderer *base, int draws)
 static void gles2_destroy(struct sw_renderer *base)
 {
 	struct gles2_renderer *r = (struct gles2_renderer *)base;
-	if (r->context != EGL_NO_CONTEXT) {
-		eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, r->context);
+	if (r->egl.context != EGL_NO_CONTEXT) {
+		eglMakeCurrent(r->egl.display, EGL_NO_SURFACE, EGL_NO_SURFACE, r->egl.context);
 		for (size_t i = 0; i < r->n_targets; i++)
 			target_finish(r, &r->targets[i]);
 		if (r->busy_program)
@@ -394,13 +332,8 @@ static void gles2_destroy(struct sw_renderer *base)
 			glDeleteTextures(1, &r->busy_texture);
 		if (r->busy_vbo)
 			glDeleteBuffers(1, &r->busy_vbo);
-		eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-		eglDestroyContext(r->display, r->context);
 	}
-	if (r->display != EGL_NO_DISPLAY)
-		eglTerminate(r->display);
-	if (r->gbm)
-		gbm_device_destroy(r->gbm);
+	sw_egl_gbm_finish(&r->egl);
 	free(r->targets);
 	free(r);
 }
@@ -427,73 +360,25 @@ static struct sw_renderer *fail(struct gles2_renderer *r, char *err, size_t err_
 
 struct sw_renderer *sw_renderer_gles2_create(int drm_fd, char *err, size_t err_len)
 {
+	static const char *const need[] = { "EGL_KHR_image_base", "EGL_EXT_image_dma_buf_import",
+					    NULL };
 	struct gles2_renderer *r = calloc(1, sizeof(*r));
 	r->base.impl = &gles2_impl;
-	r->display = EGL_NO_DISPLAY;
-	r->context = EGL_NO_CONTEXT;
 
-	r->gbm = gbm_create_device(drm_fd);
-	if (!r->gbm)
-		return fail(r, err, err_len, "no GBM device on the render node (%s)", strerror(errno));
-	const char *client_ext = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-	if (!has_extension(client_ext, "EGL_KHR_platform_gbm") &&
-	    !has_extension(client_ext, "EGL_MESA_platform_gbm"))
-		return fail(r, err, err_len, "EGL has no GBM platform (EGL_KHR_platform_gbm)");
-	PFNEGLGETPLATFORMDISPLAYEXTPROC get_platform_display =
-		(PFNEGLGETPLATFORMDISPLAYEXTPROC)eglGetProcAddress("eglGetPlatformDisplayEXT");
-	if (!get_platform_display)
-		return fail(r, err, err_len, "EGL has no eglGetPlatformDisplayEXT");
-	/* A device without 3D (virtio-gpu without virgl) has a GBM device
-	 * too, whose buffers are dumb buffers a render node may not make. */
-	struct gbm_bo *probe = gbm_bo_create(r->gbm, 64, 64, GBM_FORMAT_XRGB8888, GBM_BO_USE_RENDERING);
-	if (!probe)
-		return fail(r, err, err_len, "GBM cannot allocate a buffer to render into on the render "
-			    "node (%s): no 3D GPU there (virtio-gpu without virgl?)", strerror(errno));
-	gbm_bo_destroy(probe);
-	r->display = get_platform_display(EGL_PLATFORM_GBM_KHR, r->gbm, NULL);
-	EGLint major, minor;
-	if (r->display == EGL_NO_DISPLAY || !eglInitialize(r->display, &major, &minor)) {
-		r->display = EGL_NO_DISPLAY;
-		return fail(r, err, err_len, "no EGL display on the GBM device (eglInitialize failed)");
+	if (!sw_egl_gbm_init(&r->egl, drm_fd, need, err, err_len)) {
+		gles2_destroy(&r->base);
+		return NULL;
 	}
-	const char *ext = eglQueryString(r->display, EGL_EXTENSIONS);
-	static const char *const needed[] = {
-		"EGL_KHR_image_base", "EGL_EXT_image_dma_buf_import", "EGL_KHR_fence_sync",
-		"EGL_ANDROID_native_fence_sync", "EGL_KHR_surfaceless_context",
-	};
-	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
-		if (!has_extension(ext, needed[i]))
-			return fail(r, err, err_len, "the EGL display lacks %s", needed[i]);
-	r->modifiers = has_extension(ext, "EGL_EXT_image_dma_buf_import_modifiers");
+	r->modifiers = sw_egl_has_extension(eglQueryString(r->egl.display, EGL_EXTENSIONS),
+					    "EGL_EXT_image_dma_buf_import_modifiers");
 	r->create_image = (PFNEGLCREATEIMAGEKHRPROC)eglGetProcAddress("eglCreateImageKHR");
 	r->destroy_image = (PFNEGLDESTROYIMAGEKHRPROC)eglGetProcAddress("eglDestroyImageKHR");
-	r->create_sync = (PFNEGLCREATESYNCKHRPROC)eglGetProcAddress("eglCreateSyncKHR");
-	r->destroy_sync = (PFNEGLDESTROYSYNCKHRPROC)eglGetProcAddress("eglDestroySyncKHR");
-	r->dup_native_fence_fd =
-		(PFNEGLDUPNATIVEFENCEFDANDROIDPROC)eglGetProcAddress("eglDupNativeFenceFDANDROID");
 	r->image_target_renderbuffer = (PFNGLEGLIMAGETARGETRENDERBUFFERSTORAGEOESPROC)
 		eglGetProcAddress("glEGLImageTargetRenderbufferStorageOES");
-	if (!r->create_image || !r->destroy_image || !r->create_sync || !r->destroy_sync ||
-	    !r->dup_native_fence_fd || !r->image_target_renderbuffer)
+	if (!r->create_image || !r->destroy_image || !r->image_target_renderbuffer)
 		return fail(r, err, err_len, "an EGL or GL entry point is missing");
-
-	if (!eglBindAPI(EGL_OPENGL_ES_API))
-		return fail(r, err, err_len, "eglBindAPI(EGL_OPENGL_ES_API) failed");
-	EGLConfig config = EGL_NO_CONFIG_KHR;
-	if (!has_extension(ext, "EGL_KHR_no_config_context")) {
-		const EGLint want[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_NONE };
-		EGLint n = 0;
-		if (!eglChooseConfig(r->display, want, &config, 1, &n) || n < 1)
-			return fail(r, err, err_len, "no EGL config for GLES2");
-	}
-	const EGLint context_attribs[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
-	r->context = eglCreateContext(r->display, config, EGL_NO_CONTEXT, context_attribs);
-	if (r->context == EGL_NO_CONTEXT)
-		return fail(r, err, err_len, "eglCreateContext (GLES2) failed");
-	if (!eglMakeCurrent(r->display, EGL_NO_SURFACE, EGL_NO_SURFACE, r->context))
-		return fail(r, err, err_len, "eglMakeCurrent without a surface failed");
 	const char *gl_ext = (const char *)glGetString(GL_EXTENSIONS);
-	if (!has_extension(gl_ext, "GL_OES_EGL_image"))
+	if (!sw_egl_has_extension(gl_ext, "GL_OES_EGL_image"))
 		return fail(r, err, err_len, "GLES2 lacks GL_OES_EGL_image");
 	snprintf(r->base.description, sizeof(r->base.description), "GLES2 %s (%s)",
 		 (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));

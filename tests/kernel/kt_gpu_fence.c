@@ -1,5 +1,6 @@
 /* Fences the GPU driver signals: GLES2 jobs on EGL/GBM, exported as
- * sync_files through EGL_ANDROID_native_fence_sync (see kt_gpu_fence.h).
+ * sync_files through EGL_ANDROID_native_fence_sync (common/egl_gbm.c; see
+ * kt_gpu_fence.h).
  *
  * Why EGL and not DRM_IOCTL_VIRTGPU_EXECBUFFER with FENCE_FD_OUT: a job
  * that keeps the host busy for a while needs a virgl command stream (a
@@ -10,10 +11,7 @@
  * flush, so the sync_file holds virtio_gpu's own dma_fence. */
 #include "kt_gpu_fence.h"
 
-#include <EGL/egl.h>
-#include <EGL/eglext.h>
 #include <GLES2/gl2.h>
-#include <gbm.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +20,7 @@
 #include <virtgpu_drm.h>
 
 #include "drm_device.h"
+#include "egl_gbm.h"
 #include "kt.h"
 
 /* A 2048x2048 RGBA8 target (16 MiB), each draw a full-size triangle whose
@@ -53,28 +52,12 @@ static struct {
 	char desc[256];
 	char driver[32];
 	int fd;
-	struct gbm_device *gbm;
-	EGLDisplay dpy;
-	EGLContext ctx;
-	PFNEGLCREATESYNCKHRPROC create_sync;
-	PFNEGLDESTROYSYNCKHRPROC destroy_sync;
-	PFNEGLDUPNATIVEFENCEFDANDROIDPROC dup_fence;
+	struct sw_egl_gbm egl;
 	GLuint prog, fbo, tex, vbo;
 	GLint seed_loc;
 	int draws;
 	unsigned jobs;
 } g = { .fd = -1 };
-
-static bool has_ext(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *p = list; p && (p = strstr(p, name)); p += len) {
-		if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
-			return true;
-	}
-	return false;
-}
 
 /* Records why there is no GPU and returns false. */
 static bool unavailable(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -119,87 +102,21 @@ static bool open_device(void)
 
 static bool setup_egl(void)
 {
-	static const EGLint ctx_attr[] = { EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE };
-	EGLConfig config = EGL_NO_CONFIG_KHR;
-	const char *ext;
-	EGLint major, minor;
+	char err[256];
 
-	g.gbm = gbm_create_device(g.fd);
-	if (!g.gbm)
-		return unavailable("gbm_create_device failed on the %s render node", g.driver);
-	g.dpy = eglGetPlatformDisplay(EGL_PLATFORM_GBM_KHR, g.gbm, NULL);
-	if (g.dpy == EGL_NO_DISPLAY)
-		return unavailable("no EGL display on GBM (EGL error 0x%x)", eglGetError());
-	if (!eglInitialize(g.dpy, &major, &minor))
-		return unavailable("eglInitialize failed on GBM (EGL error 0x%x)", eglGetError());
-	ext = eglQueryString(g.dpy, EGL_EXTENSIONS);
-	if (!has_ext(ext, "EGL_ANDROID_native_fence_sync"))
-		return unavailable("EGL (%s) has no EGL_ANDROID_native_fence_sync",
-				   eglQueryString(g.dpy, EGL_VENDOR));
-	if (!has_ext(ext, "EGL_KHR_surfaceless_context"))
-		return unavailable("EGL has no EGL_KHR_surfaceless_context");
-	if (!has_ext(ext, "EGL_KHR_no_config_context")) {
-		static const EGLint cfg_attr[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT,
-						   EGL_NONE };
-		EGLint n = 0;
-		if (!eglChooseConfig(g.dpy, cfg_attr, &config, 1, &n) || n < 1)
-			return unavailable("no EGL config for GLES2");
-	}
-	if (!eglBindAPI(EGL_OPENGL_ES_API))
-		return unavailable("eglBindAPI(GLES) failed");
-	g.ctx = eglCreateContext(g.dpy, config, EGL_NO_CONTEXT, ctx_attr);
-	if (g.ctx == EGL_NO_CONTEXT)
-		return unavailable("no GLES2 context (EGL error 0x%x)", eglGetError());
-	if (!eglMakeCurrent(g.dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, g.ctx))
-		return unavailable("eglMakeCurrent (surfaceless) failed (EGL error 0x%x)",
-				   eglGetError());
-	g.create_sync = (PFNEGLCREATESYNCKHRPROC)eglGetProcAddress("eglCreateSyncKHR");
-	g.destroy_sync = (PFNEGLDESTROYSYNCKHRPROC)eglGetProcAddress("eglDestroySyncKHR");
-	g.dup_fence = (PFNEGLDUPNATIVEFENCEFDANDROIDPROC)eglGetProcAddress(
-		"eglDupNativeFenceFDANDROID");
-	if (!g.create_sync || !g.destroy_sync || !g.dup_fence)
-		return unavailable("the native fence entry points are missing");
+	if (!sw_egl_gbm_init(&g.egl, g.fd, NULL, err, sizeof(err)))
+		return unavailable("%s", err);
 	return true;
-}
-
-static GLuint shader(GLenum type, const char *src)
-{
-	GLuint s = glCreateShader(type);
-	GLint ok = 0;
-
-	glShaderSource(s, 1, &src, NULL);
-	glCompileShader(s);
-	glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-	if (!ok) {
-		char log[512] = "";
-		glGetShaderInfoLog(s, sizeof(log), NULL, log);
-		unavailable("a GLES2 shader does not compile: %s", log);
-		glDeleteShader(s);
-		return 0;
-	}
-	return s;
 }
 
 static bool setup_gl(void)
 {
 	static const GLfloat tri[] = { -1, -1, 3, -1, -1, 3 };
-	GLuint vs, fs;
-	GLint ok = 0;
+	char err[256];
 
-	vs = shader(GL_VERTEX_SHADER, vs_src);
-	fs = vs ? shader(GL_FRAGMENT_SHADER, fs_src) : 0;
-	if (!fs)
-		return false;
-	g.prog = glCreateProgram();
-	glAttachShader(g.prog, vs);
-	glAttachShader(g.prog, fs);
-	glBindAttribLocation(g.prog, 0, "pos");
-	glLinkProgram(g.prog);
-	glDeleteShader(vs);
-	glDeleteShader(fs);
-	glGetProgramiv(g.prog, GL_LINK_STATUS, &ok);
-	if (!ok)
-		return unavailable("the GLES2 program does not link");
+	g.prog = sw_gles2_program(vs_src, fs_src, err, sizeof(err));
+	if (!g.prog)
+		return unavailable("%s", err);
 	g.seed_loc = glGetUniformLocation(g.prog, "seed");
 
 	glGenTextures(1, &g.tex);
@@ -230,9 +147,7 @@ static bool setup_gl(void)
 /* One job of draws draws: a clear, the draws, a native fence, the flush. */
 static int submit(int draws)
 {
-	static const EGLint attr[] = { EGL_SYNC_NATIVE_FENCE_FD_ANDROID,
-				       EGL_NO_NATIVE_FENCE_FD_ANDROID, EGL_NONE };
-	EGLSyncKHR sync;
+	char err[256];
 	int fd;
 
 	glClearColor(0, 0, (float)(g.jobs++ % 7) / 7.0f, 1);
@@ -241,14 +156,8 @@ static int submit(int draws)
 		glUniform1f(g.seed_loc, (float)i / (float)draws);
 		glDrawArrays(GL_TRIANGLES, 0, 3);
 	}
-	sync = g.create_sync(g.dpy, EGL_SYNC_NATIVE_FENCE_ANDROID, attr);
-	sw_assert_f(sync != EGL_NO_SYNC_KHR, "eglCreateSyncKHR(NATIVE_FENCE) failed: 0x%x",
-		    eglGetError());
-	glFlush();
-	fd = g.dup_fence(g.dpy, sync);
-	g.destroy_sync(g.dpy, sync);
-	sw_assert_f(fd >= 0, "eglDupNativeFenceFDANDROID failed: 0x%x", eglGetError());
-	sw_assert_f(glGetError() == GL_NO_ERROR, "a GLES2 job failed");
+	fd = sw_egl_gbm_flush_fence(&g.egl, err, sizeof(err));
+	sw_assert_f(fd >= 0, "%s", err);
 	return fd;
 }
 
