@@ -840,9 +840,17 @@ static void backlog_tests(void)
 			/* Point 1 is never signalled: every commit stays held. */
 			ct_prepare(wa, ba, acq, 1, rel, (uint64_t)i + 1);
 			ct_commit(wa);
-			if ((i % 5000 == 4999 || i == n - 1) && !ct_try_roundtrip(a))
+			if ((i % 5000 == 4999 || i == n - 1) && !ct_try_roundtrip(a)) {
+				/* A compositor that caps held commits with a
+				 * protocol error, and did not say where: its
+				 * right, but there is no backlog to measure. */
+				if (!cap && strstr(ct_last_log(), ": error "))
+					sw_skip("the compositor caps held commits below %d with a protocol "
+						"error (\"%s\"); SYNCWAY_CONFORMANCE_MAX_HELD=N checks a cap of N",
+						i + 1, ct_last_log());
 				sw_fail("the client was disconnected after %d held commits (\"%s\")", i + 1,
 					ct_last_log());
+			}
 		}
 		struct ct_fds fds;
 		ct_note("%d held commits taken in %.1f s; compositor fds %d -> %d", n,
