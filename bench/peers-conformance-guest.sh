@@ -1,0 +1,68 @@
+#!/bin/sh
+# Inside a virgl guest (tools/peers-conformance boots it): the explicit-sync
+# suites against each COMPOSITOR in turn, headless on GLES2, as
+# bench/peers-compositor.sh starts them for the peer comparison. Per
+# compositor: OUT/COMP/version (what it says it is), OUT/COMP/globals (the
+# explicit-sync and pacing globals it offers) and OUT/COMP/SUITE.jsonl (a
+# line per subtest), the suites' output in OUT/COMP/SUITE.txt, the
+# compositor's log in OUT/COMP.log.
+#   sh bench/peers-conformance-guest.sh BUILD OUT COMPOSITOR...
+# The suites are plain Wayland clients; their syncway-only expectations
+# (a second instance with the protocol off, small caps) are not set, so
+# those subtests skip with the reason. Exit status: 1 when a compositor did
+# not start or a suite did not run to its end, else 0 (FAILs are results).
+build=$1 out=$2
+shift 2
+renderer=gles2 mode_w=640 mode_h=480 hz=60
+mkdir -p "$out"
+export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/syncway/build/peers-shader-cache}
+# Every timeout of the suites doubled: TCG and llvmpipe behind virgl.
+export SYNCWAY_CONFORMANCE_TIME_SCALE=${SYNCWAY_CONFORMANCE_TIME_SCALE:-2}
+unset WAYLAND_DISPLAY DISPLAY
+# shellcheck source=bench/peers-compositor.sh
+. "${0%/*}/peers-compositor.sh"
+
+status=0
+for comp in "$@"; do
+	rt=/run/user/0/conformance-$comp
+	rm -rf "$rt"
+	mkdir -p "$rt" "$out/$comp"
+	chmod 700 "$rt"
+	export XDG_RUNTIME_DIR=$rt
+	case $comp in
+	syncway*) echo "syncway ${SYNCWAY_DESCRIBE:-(tree unknown)}" >"$out/$comp/version" ;;
+	sway) sway --version >"$out/$comp/version" 2>&1 ;;
+	weston) weston --version >"$out/$comp/version" 2>&1 ;;
+	esac
+	if ! start_compositor "$comp" "$rt"; then
+		status=1
+		continue
+	fi
+	echo "conformance: $comp: $(cat "$out/$comp/version")" >&2
+	wayland-info 2>/dev/null | grep -oE "interface: '(wp_linux_drm_syncobj_manager_v1|zwp_linux_explicit_synchronization_v1|wp_fifo_manager_v1|wp_commit_timing_manager_v1|wp_presentation|zwp_linux_dmabuf_v1|wp_tearing_control_manager_v1)', *version: *[0-9]+" |
+		sed "s/interface: '\([a-z0-9_]*\)', *version: */\1 /" >"$out/$comp/globals"
+	# syncway's documented cap on held commits (docs/compositor.md);
+	# the peers state none.
+	held=
+	case $comp in syncway*) held=4096 ;; esac
+	for suite in syncobj-conformance pacing-conformance syncobj-robustness; do
+		SYNCWAY_CONFORMANCE_MAX_HELD=$held "$build/tests/conformance/$suite" --json "$out/$comp/$suite.jsonl" >"$out/$comp/$suite.txt" 2>&1
+		rc=$?
+		tail -n 1 "$out/$comp/$suite.txt" | sed "s/^/conformance: $comp: /" >&2
+		# 0: all passed, 1: something failed; anything else: the suite
+		# itself did not finish (a crash, a lost connection).
+		if [ $rc -gt 1 ]; then
+			echo "conformance: $comp: $suite ended with status $rc" >&2
+			status=1
+		fi
+		kill -0 $pid 2>/dev/null || break
+	done
+	if kill -0 $pid 2>/dev/null; then
+		kill -TERM $pid
+		wait $pid
+	else
+		echo "conformance: $comp died during the suites: $(tail -n 1 "$out/$comp.log")" >&2
+		echo died >"$out/$comp/died"
+	fi
+done
+exit $status
