@@ -14,11 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <wayland-client.h>
 
 #include "buffer.h"
 #include "display.h"
+#include "input.h"
 #include "window.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 
@@ -35,39 +35,10 @@ static void pointer_enter(void *data, struct wl_pointer *pointer, uint32_t seria
 	wl_pointer_set_cursor(pointer, serial, layer->cursor, 0, 0);
 }
 
-static void pointer_leave(void *data, struct wl_pointer *pointer, uint32_t serial,
-			  struct wl_surface *surface)
-{
-}
-
-static void pointer_motion(void *data, struct wl_pointer *pointer, uint32_t time, wl_fixed_t x,
-			   wl_fixed_t y)
-{
-}
-
-static void pointer_button(void *data, struct wl_pointer *pointer, uint32_t serial, uint32_t time,
-			   uint32_t button, uint32_t state)
-{
-}
-
-static void pointer_axis(void *data, struct wl_pointer *pointer, uint32_t time, uint32_t axis,
-			 wl_fixed_t value)
-{
-}
-
-static const struct wl_pointer_listener pointer_listener = {
+/* Completed by sw_pointer_add_listener(). */
+static struct wl_pointer_listener pointer_listener = {
 	.enter = pointer_enter,
-	.leave = pointer_leave,
-	.motion = pointer_motion,
-	.button = pointer_button,
-	.axis = pointer_axis,
 };
-
-static void keyboard_keymap(void *data, struct wl_keyboard *keyboard, uint32_t format, int32_t fd,
-			    uint32_t size)
-{
-	close(fd);
-}
 
 static void keyboard_enter(void *data, struct wl_keyboard *keyboard, uint32_t serial,
 			   struct wl_surface *surface, struct wl_array *keys)
@@ -83,22 +54,10 @@ static void keyboard_leave(void *data, struct wl_keyboard *keyboard, uint32_t se
 	fflush(stdout);
 }
 
-static void keyboard_key(void *data, struct wl_keyboard *keyboard, uint32_t serial, uint32_t time,
-			 uint32_t key, uint32_t state)
-{
-}
-
-static void keyboard_modifiers(void *data, struct wl_keyboard *keyboard, uint32_t serial,
-			       uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group)
-{
-}
-
-static const struct wl_keyboard_listener keyboard_listener = {
-	.keymap = keyboard_keymap,
+/* Completed by sw_keyboard_add_listener(). */
+static struct wl_keyboard_listener keyboard_listener = {
 	.enter = keyboard_enter,
 	.leave = keyboard_leave,
-	.key = keyboard_key,
-	.modifiers = keyboard_modifiers,
 };
 
 static void layer_configure(void *data, struct zwlr_layer_surface_v1 *layer_surface, uint32_t serial,
@@ -146,7 +105,7 @@ int main(int argc, char *argv[])
 		sw_die("the compositor lacks wl_compositor 4, wl_shm, wl_seat or zwlr_layer_shell_v1 4");
 	struct wl_seat *seat = wl_registry_bind(d->registry, seat_global->name, &wl_seat_interface, 1);
 	struct wl_keyboard *keyboard = wl_seat_get_keyboard(seat);
-	wl_keyboard_add_listener(keyboard, &keyboard_listener, NULL);
+	sw_keyboard_add_listener(keyboard, &keyboard_listener, NULL);
 	struct zwlr_layer_shell_v1 *shell =
 		wl_registry_bind(d->registry, shell_global->name, &zwlr_layer_shell_v1_interface, 4);
 
@@ -161,7 +120,7 @@ int main(int argc, char *argv[])
 	wl_surface_damage_buffer(layer.cursor, 0, 0, 16, 16);
 	wl_surface_commit(layer.cursor);
 	struct wl_pointer *pointer = wl_seat_get_pointer(seat);
-	wl_pointer_add_listener(pointer, &pointer_listener, &layer);
+	sw_pointer_add_listener(pointer, &pointer_listener, &layer);
 	struct wl_surface *surface = wl_compositor_create_surface(d->compositor);
 	layer.layer_surface = zwlr_layer_shell_v1_get_layer_surface(
 		shell, surface, NULL, ZWLR_LAYER_SHELL_V1_LAYER_TOP, "layer-client");
