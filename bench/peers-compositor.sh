@@ -23,9 +23,11 @@ start_compositor() {
 			${wrap:-} "$build/compositor/syncway" --headless-size "${mode_w}x${mode_h}@$hz" \
 			--no-xwayland --report 0 >"$out/$comp.log" 2>&1 &
 		;;
-	sway)
+	sway | sway-1.12)
 		# Floating windows keep the size they ask for (tiled ones would be
 		# given the whole output); no border, no bar, no background.
+		# sway-1.12: the same, from the peers' root (tools/peers runs it
+		# in a guest of its own).
 		cat >"$rt/sway.conf" <<EOF
 output HEADLESS-1 mode ${mode_w}x${mode_h}@${hz}Hz
 xwayland disable
