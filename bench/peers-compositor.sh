@@ -59,6 +59,20 @@ EOF
 		${wrap:-} weston --backend=headless --renderer=$r --width=$mode_w --height=$mode_h \
 			--refresh-rate=$((hz * 1000)) -c "$rt/weston.ini" >"$out/$comp.log" 2>&1 &
 		;;
+	kwin | mutter)
+		# Debian sid's KWin and Mutter (the peers' root), on a session
+		# bus of their own; KWin's virtual backend and Mutter's headless
+		# one, both with a 60 Hz output and GL on the render node.
+		dbus-daemon --session --address="unix:path=$rt/bus" --fork --nopidfile
+		export DBUS_SESSION_BUS_ADDRESS="unix:path=$rt/bus" HOME="$rt"
+		if [ "$comp" = kwin ]; then
+			KWIN_COMPOSE=O2ES ${wrap:-} kwin_wayland --virtual --no-lockscreen --no-global-shortcuts \
+				--width "$mode_w" --height "$mode_h" --socket wayland-1 >"$out/$comp.log" 2>&1 &
+		else
+			${wrap:-} mutter --headless --wayland --no-x11 --virtual-monitor "${mode_w}x${mode_h}" \
+				--wayland-display wayland-1 >"$out/$comp.log" 2>&1 &
+		fi
+		;;
 	*) echo "peers: unknown compositor $comp" >&2; return 1 ;;
 	esac
 	pid=$!

@@ -32,6 +32,8 @@ for comp in "$@"; do
 	case $comp in
 	syncway*) echo "syncway ${SYNCWAY_DESCRIBE:-(tree unknown)}" >"$out/$comp/version" ;;
 	sway) sway --version >"$out/$comp/version" 2>&1 ;;
+	kwin) kwin_wayland --version >"$out/$comp/version" 2>&1 ;;
+	mutter) mutter --version 2>&1 | head -n 1 >"$out/$comp/version" ;;
 	weston) weston --version >"$out/$comp/version" 2>&1 ;;
 	esac
 	if ! start_compositor "$comp" "$rt"; then
@@ -64,5 +66,7 @@ for comp in "$@"; do
 		echo "conformance: $comp died during the suites: $(tail -n 1 "$out/$comp.log")" >&2
 		echo died >"$out/$comp/died"
 	fi
+	# KWin's and Mutter's session bus (bench/peers-compositor.sh).
+	pkill -f "unix:path=$rt/bus" 2>/dev/null
 done
 exit $status
