@@ -95,9 +95,14 @@ void write_values(const char *path, const double *v, size_t n)
 }
 
 /* Appends syncway-ministat's output for two data files to md, as a code block. */
-void ministat_block(const struct report *r, const char *args)
+void ministat_block(const struct report *r, const char *args, size_t fewest)
 {
 	char cmd[8192], buf[512];
+	if (fewest < 3) {
+		fprintf(r->md, "Not shown: ministat needs at least 3 values a side, this run has %zu "
+			       "(more rounds give them: tools/report --help).\n", fewest);
+		return;
+	}
 	format_fit(cmd, sizeof(cmd), "%s %s 2>&1", r->ministat, args);
 	FILE *p = popen(cmd, "r");
 	if (!p)
@@ -106,7 +111,6 @@ void ministat_block(const struct report *r, const char *args)
 	while (fgets(buf, sizeof(buf), p))
 		fputs(buf, r->md);
 	fputs("```\n", r->md);
-	/* Its complaints (too few values, say) are in the block, for the reader. */
 	pclose(p);
 }
 

@@ -60,7 +60,9 @@ void format_fit(char *buf, size_t size, const char *fmt, ...) __attribute__((for
 void write_values(const char *path, const double *v, size_t n);
 /* Appends syncway-ministat's output (args: its options and files) to the
  * report, as a code block. */
-void ministat_block(const struct report *r, const char *args);
+/* Below three values a side (fewest), a sentence instead: ministat's
+ * t-test has no answer, and its complaint is no reading for a report. */
+void ministat_block(const struct report *r, const char *args, size_t fewest);
 /* A value of DIR/<family>/meta.txt (the top-level meta.txt for a raw
  * directory without family directories), "?" when it has none. */
 const char *family_meta(const struct report *r, const char *key);

@@ -133,7 +133,8 @@ void write_frames(struct report *r)
 	}
 	fprintf(md, "### Output FPS per 5 s window, ministat form (x base, + patched)\n\n");
 	format_fit(args, sizeof(args), "-w 72 %s/fps-base.txt %s/fps-patched.txt", r->datadir, r->datadir);
-	ministat_block(r, args);
+	ministat_block(r, args, frames[0].windows.n < frames[1].windows.n ? frames[0].windows.n :
+									  frames[1].windows.n);
 	if (frames[0].windows.n && frames[1].windows.n) {
 		struct within_boot w;
 		char boot[64], hl[64];
@@ -149,5 +150,6 @@ void write_frames(struct report *r)
 	fprintf(md, "### Client commits per 5 s window, ministat form\n\n");
 	format_fit(args, sizeof(args), "-w 72 %s/commits-base.txt %s/commits-patched.txt", r->datadir,
 		 r->datadir);
-	ministat_block(r, args);
+	ministat_block(r, args, frames[0].commit_windows.n < frames[1].commit_windows.n ?
+					frames[0].commit_windows.n : frames[1].commit_windows.n);
 }

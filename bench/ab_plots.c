@@ -36,7 +36,8 @@ void write_appendix(struct report *r)
 			fprintf(r->md, "### Linux %s, %s, %s, %u handles\n\n", r->fam, modes[m], c->name,
 				c->handles);
 			format_fit(args, sizeof(args), "-w 72 %s %s", fb, fp);
-			ministat_block(r, args);
+			ministat_block(r, args, c->s[m][0].pooled.n < c->s[m][1].pooled.n ?
+							c->s[m][0].pooled.n : c->s[m][1].pooled.n);
 			fputc('\n', r->md);
 		}
 }

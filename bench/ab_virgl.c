@@ -317,17 +317,19 @@ void virgl_write(struct report *r)
 	}
 
 	char path[4096], args[9000];
+	int fewest = MAX_RUNS;
 	for (int k = 0; k < 2; k++) {
 		double v[MAX_RUNS];
 		int n = values_of(k, V_FRAME, v);
 		format_fit(path, sizeof(path), "%s/virgl-busy-%s.txt", r->datadir, kernels[k]);
 		write_values(path, v, (size_t)n);
+		fewest = n < fewest ? n : fewest;
 	}
 	fprintf(md, "### Busy instructions per client frame, ministat form (x base, + patched; one value "
 		    "per boot)\n\n");
 	format_fit(args, sizeof(args), "-w 72 %s/virgl-busy-base.txt %s/virgl-busy-patched.txt", r->datadir,
 		   r->datadir);
-	ministat_block(r, args);
+	ministat_block(r, args, (size_t)fewest);
 
 	fprintf(md, "\n### Repeatability\n\n| value | base: median, spread | patched: median, spread | "
 		    "per-boot cv |\n|---|--:|--:|--:|\n");
