@@ -18,7 +18,6 @@
 
 struct sw_held_commits {
 	const struct sw_server *server;
-	const struct sw_options *options;
 	struct wl_list clients; /* sw_held_client.link */
 	size_t queued;          /* commits held or queued behind held ones, all clients */
 	struct sw_held_commits_counters counters;
@@ -232,8 +231,8 @@ static struct sw_held_client *heaviest_other(struct sw_held_commits *held,
 static const char *total_words(const struct sw_held_commits *held, size_t holds, char *buf, size_t len)
 {
 	snprintf(buf, len, "held commits of all clients at the compositor's limit (%ld, "
-		 "--max-held-total): this client holds the most (%zu)", held->options->max_held_total,
-		 holds);
+		 "--max-held-total): this client holds the most (%zu)",
+		 held->server->options->max_held_total, holds);
 	return buf;
 }
 
@@ -244,7 +243,7 @@ static const char *total_words(const struct sw_held_commits *held, size_t holds,
 static const char *over_total(struct sw_held_commits *held, struct sw_held_client *owner,
 			      char *buf, size_t len)
 {
-	long max = held->options->max_held_total;
+	long max = held->server->options->max_held_total;
 	if (max <= 0 || held->queued < (size_t)max || xwayland_owns_client(held->server, owner->client))
 		return NULL;
 	struct sw_held_client *heavy = heaviest_other(held, owner);
@@ -269,7 +268,7 @@ const char *sw_held_commits_check(struct sw_held_commits *held, struct wlr_surfa
 	}
 	if (hs->admitted_seq == surface->pending.seq)
 		return NULL;
-	const struct sw_options *options = held->options;
+	const struct sw_options *options = held->server->options;
 	const char *why = NULL;
 	/* The client's cap first: by default a surface's is the same. */
 	if (options->max_held_commits > 0 && hs->owner->queued >= (size_t)options->max_held_commits) {
@@ -320,7 +319,6 @@ struct sw_held_commits *sw_held_commits_create(const struct sw_server *server)
 	if (!held)
 		return NULL;
 	held->server = server;
-	held->options = server->options;
 	wl_list_init(&held->clients);
 	return held;
 }
