@@ -16,7 +16,8 @@
 # dispatch in the window (ms) from syncway's report lines when they have
 # them ("syncobj handles N", "; longest dispatch X ms"; else "-"), the
 # window's FPS, syncway's CPU time so far (clock ticks), RssFile and
-# RssShmem (kB).
+# RssShmem (kB), and malloc's bytes in use and free from the report lines
+# ("heap N B in use, M B free"; else "-").
 set -u
 build=$1 out=$2 hz=$3 size=$4 clients=$5 report=$6 max_frames=$7 max_secs=$8
 syncway=${9:-$build/compositor/syncway}
@@ -63,7 +64,7 @@ pid=$!
 # The sampler: one sample per report line, no process forked per sample
 # (the guest has one CPU, shared with syncway and its clients).
 tail -n +1 -f --pid=$pid "$out/syncway.log" | {
-	frames=0 stopped='' handles=- longest=-
+	frames=0 stopped='' handles=- longest=- heap=- heap_free=-
 	read -r start _ </proc/uptime
 	while IFS= read -r line; do
 		[ -n "$stopped" ] && continue
@@ -76,6 +77,12 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 		case $line in *"; longest dispatch "*)
 			longest=${line#*; longest dispatch }
 			longest=${longest%% ms*} ;;
+		esac
+		case $line in *"; heap "*" B in use, "*" B free"*)
+			heap=${line#*; heap }
+			heap=${heap%% B in use*}
+			heap_free=${line#*B in use, }
+			heap_free=${heap_free%% B free*} ;;
 		esac
 		case $line in
 		"syncway: HEADLESS-1: "*" frames in "*) ;;
@@ -101,8 +108,8 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 		cpu=$((${14} + ${15}))
 		set -- /proc/$pid/fd/*
 		fds=$#
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" "$anon" "$fds" \
-			"$handles" "$longest" "$fps" "$cpu" "$file" "$shmem" >>"$out/samples.tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" "$anon" "$fds" \
+			"$handles" "$longest" "$fps" "$cpu" "$file" "$shmem" "$heap" "$heap_free" >>"$out/samples.tsv"
 		elapsed=$(( ${now%.*} - ${start%.*} ))
 		if { [ "$max_frames" -gt 0 ] && [ "$frames" -ge "$max_frames" ]; } ||
 		   { [ "$max_secs" -gt 0 ] && [ "$elapsed" -ge "$max_secs" ]; }; then

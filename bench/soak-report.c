@@ -12,7 +12,9 @@
  * of its 95 % interval is above its tolerance: B bytes a frame for memory,
  * N a frame for fds and syncobj handles (both 0 unless given). VmRSS, open
  * fds and syncobj handles decide; VmRSS's parts (RssAnon, RssFile: pages of
- * mapped files, RssShmem: the clients' shm pools mapped) are shown. Exit status: 0 flat,
+ * mapped files, RssShmem: the clients' shm pools mapped) and malloc's bytes
+ * in use and free (which tell a leak from pages the allocator keeps) are
+ * shown. Exit status: 0 flat,
  * 1 growing, 2 too few samples or another error. */
 #include <errno.h>
 #include <math.h>
@@ -25,9 +27,10 @@
 /* A day of 60 Hz frames. */
 #define FRAMES_PER_DAY (60.0 * 86400)
 
-/* RssFile and RssShmem came later: samples without them read as "-". */
+/* RssFile, RssShmem and the heap came later: samples without them read as
+ * "-". */
 enum column { C_TIME, C_FRAMES, C_RSS, C_ANON, C_FDS, C_HANDLES, C_LONGEST, C_FPS, C_CPU, C_FILE, C_SHMEM,
-	      N_COLUMNS, N_REQUIRED = C_FILE };
+	      C_HEAP, C_HEAP_FREE, N_COLUMNS, N_REQUIRED = C_FILE };
 
 struct series {
 	const char *name;
@@ -43,6 +46,8 @@ static const struct series series[] = {
 	{ "RssAnon", C_ANON, 1024, "bytes", false, true },
 	{ "RssFile", C_FILE, 1024, "bytes", false, true },
 	{ "RssShmem", C_SHMEM, 1024, "bytes", false, true },
+	{ "heap in use", C_HEAP, 1, "bytes", false, true },
+	{ "heap free", C_HEAP_FREE, 1, "bytes", false, true },
 	{ "open fds", C_FDS, 1, "fds", true, false },
 	{ "syncobj handles", C_HANDLES, 1, "handles", true, false },
 };

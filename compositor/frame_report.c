@@ -149,7 +149,7 @@ void frame_report_process(const struct sw_process_sample *p)
 		(long long)p->syncobj_handles);
 	if (p->longest_turn_ms >= 0)
 		fprintf(stderr, "; longest dispatch %.1f ms", p->longest_turn_ms);
-	fputc('\n', stderr);
+	fprintf(stderr, "; heap %zu B in use, %zu B free\n", p->heap_in_use, p->heap_free);
 }
 
 /* (N-1)/(t_N-t_1) over the presented frames; 0 before the second. */

@@ -142,6 +142,10 @@ struct sw_fd_count {
 /* What the process holds, for the report-window line. */
 struct sw_process_sample {
 	long rss_kb;               /* -1: unknown */
+	/* malloc's view (mallinfo2): what is allocated, mmapped chunks
+	 * included, and what its arenas hold free. RSS alone cannot tell a
+	 * leak from pages the allocator keeps. */
+	size_t heap_in_use, heap_free;
 	struct sw_fd_count fds;
 	int64_t syncobj_handles;   /* sw_syncobj_stats_handles() */
 	double longest_turn_ms;    /* of the event loop in the window; < 0: not measured */

@@ -19,6 +19,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -643,6 +644,15 @@ static long rss_kb(void)
 	return n == 2 ? resident * (sysconf(_SC_PAGESIZE) / 1024) : -1;
 }
 
+/* mallinfo2() walks the arenas' free lists: once a report window, not
+ * per frame. */
+static void heap_bytes(size_t *in_use, size_t *free_bytes)
+{
+	struct mallinfo2 mi = mallinfo2();
+	*in_use = mi.uordblks + mi.hblkhd;
+	*free_bytes = mi.fordblks;
+}
+
 /* The report windows end: their lines are printed if a frame was
  * presented or a commit shown in them (a login session's log gets nothing
  * while the screen is idle), or always when asked. */
@@ -670,6 +680,7 @@ static void report_windows(struct sw_frame_stats *stats, bool always)
 			.longest_turn_ms = stats->server->loop_stats ?
 				sw_loop_stats_take_window_max(stats->server->loop_stats) : -1,
 		};
+		heap_bytes(&sample.heap_in_use, &sample.heap_free);
 		frame_report_process(&sample);
 	}
 	stats->win_commits = 0;
