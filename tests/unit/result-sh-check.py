@@ -1,7 +1,8 @@
 """tests/lib/result.sh under dash and bash, in the C and a UTF-8 locale: its
 JSON lines parse and give back exactly the suite, subtest and message they
 were given (quotes, backslashes, tabs, newlines, other control characters,
-UTF-8), its PASS/FAIL/SKIP lines and summary count right, and log_lacks,
+UTF-8), each result's ms is the time since the one before, its
+PASS/FAIL/SKIP lines and summary count right, and log_lacks,
 log_problems and run_problems find what syncway's runs and logs lack and
 report.
     usage: result-sh-check.py RESULT_SH"""
@@ -96,7 +97,30 @@ def json_round_trip(result_sh):
                           (where, MESSAGES[i], d['message']))
                 else:
                     check(d == {'suite': d['suite'], 'subtest': 'plain', 'result': 'pass',
-                                'ms': 0, 'message': ''}, '%s: last line %r' % (where, d))
+                                'ms': d['ms'], 'message': ''}, '%s: last line %r' % (where, d))
+                check(isinstance(d['ms'], int) and 0 <= d['ms'] < 60000 and d['ms'] % 10 == 0,
+                      '%s: line %d: ms %r, not a time in hundredths of a second' % (where, i, d['ms']))
+
+
+def ms_since_previous_result(result_sh):
+    """A result's ms is the time since the one before it (or since the file
+    was sourced), whatever ran in between."""
+    script = ('. "$RESULT_SH"; result_suite=s; sleep 0.3; result first pass; '
+              'result second pass; sleep 0.5; result third pass')
+    for shell in shells():
+        work = tempfile.mkdtemp()
+        try:
+            out = os.path.join(work, 'results.jsonl')
+            p = subprocess.run([shell, '-uc', script], capture_output=True, timeout=60,
+                               env={'PATH': os.environ.get('PATH', '/usr/bin:/bin'),
+                                    'RESULT_SH': result_sh, 'SYNCWAY_TEST_JSON': out})
+            check(p.returncode == 0, '%s: status %d: %s' % (shell, p.returncode, p.stderr.decode()))
+            with open(out) as f:
+                ms = [json.loads(line)['ms'] for line in f]
+            check(len(ms) == 3 and 250 <= ms[0] <= 2000 and ms[1] <= 100 and 450 <= ms[2] <= 2500,
+                  '%s: ms %r after sleeps of 0.3 s, none and 0.5 s' % (shell, ms))
+        finally:
+            shutil.rmtree(work)
 
 
 def result_lines(result_sh):
@@ -201,8 +225,8 @@ def run_problems(result_sh):
         shutil.rmtree(work)
 
 
-CHECKS = [json_round_trip, result_lines, no_json_without_file, log_lacks, log_problems,
-          run_problems]
+CHECKS = [json_round_trip, ms_since_previous_result, result_lines, no_json_without_file, log_lacks,
+          log_problems, run_problems]
 
 
 def main():
