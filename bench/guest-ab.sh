@@ -37,8 +37,11 @@
 #                              (default 1) from the client's first frame
 #   SYNCWAY_BENCH_VIRGL_SIZE   output and client size of the virgl run
 #                              (default 64x64; the output runs at 60 Hz)
+#   SYNCWAY_BENCH_BUILD        the build directory whose programs run
+#                              (default build)
 set -u
 mode=$1 kernel=$2 round=$3 out=$4
+bin=${SYNCWAY_BENCH_BUILD:-build}
 mkdir -p "$out"
 tag=$mode-$kernel-r$round
 b=${SYNCWAY_BENCH_BATCHES:-30} c=${SYNCWAY_BENCH_CALLS:-100} w=${SYNCWAY_BENCH_WARMUP:-200}
@@ -52,8 +55,8 @@ if [ "$mode" = virgl ]; then
 	t=/tmp/virgl-$tag size=${SYNCWAY_BENCH_VIRGL_SIZE:-64x64}
 	mkdir -p "$t" && mkdir -p -m 700 /run/user/0
 	export XDG_RUNTIME_DIR=/run/user/0 WLR_BACKENDS=headless WLR_RENDERER=gles2
-	build/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" --headless-size "$size@60" \
-		-s "echo \$\$ >$t/client.pid; exec build/clients/syncway-gears --renderer gles2 \
+	"$bin"/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" --headless-size "$size@60" \
+		-s "echo \$\$ >$t/client.pid; exec $bin/clients/syncway-gears --renderer gles2 \
 			--buffer dmabuf --mode mailbox --size $size --json $t/client.jsonl >$t/client.txt 2>&1" \
 		>/dev/null 2>"$t/syncway.log" &
 	spid=$! i=0
@@ -61,7 +64,7 @@ if [ "$mode" = virgl ]; then
 		sleep 0.1
 		i=$((i + 1))
 	done
-	build/bench/busy-window --warmup "${SYNCWAY_BENCH_VIRGL_WARMUP:-1}" \
+	"$bin"/bench/busy-window --warmup "${SYNCWAY_BENCH_VIRGL_WARMUP:-1}" \
 		--window "${SYNCWAY_BENCH_VIRGL_SECS:-4}" --json "$t/window.jsonl" "$spid" \
 		"$(cat "$t/client.pid" 2>/dev/null)" 2>"$t/window.log"
 	wrc=$?
@@ -82,8 +85,8 @@ hardened)
 	;;
 esac
 # warm-up pass (not recorded): page cache, slab caches, branch state of the guest
-build/bench/syncobj-bench --mode "$bmode" --batches 2 --calls "$c" --warmup "$w" >/dev/null || exit 1
-build/bench/syncobj-bench --mode "$bmode" --batches "$b" --calls "$c" --warmup "$w" \
+"$bin"/bench/syncobj-bench --mode "$bmode" --batches 2 --calls "$c" --warmup "$w" >/dev/null || exit 1
+"$bin"/bench/syncobj-bench --mode "$bmode" --batches "$b" --calls "$c" --warmup "$w" \
 	--json "$micro.jsonl" >"$micro.txt" || exit 1
 echo "  micro: $(grep -c . "$micro.jsonl") cases"
 # The offload runs write to the guest's tmpfs and copy at the end: no 9p
@@ -95,9 +98,9 @@ if [ "$mode" = icount ] && [ "$offload_secs" != 0 ]; then
 		t=/tmp/offload-$tag-$sync
 		mkdir -p "$t"
 		SYNCWAY_EXPLICIT_SYNC=$([ "$sync" = none ] && echo 0 || echo 1) \
-			build/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" \
+			"$bin"/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" \
 			--headless-size "${SYNCWAY_BENCH_OFFLOAD_OUTPUT:-64x64@60}" \
-			-s "build/clients/syncway-offload --sync $sync --warmup ${SYNCWAY_BENCH_OFFLOAD_WARMUP:-2} \
+			-s "$bin/clients/syncway-offload --sync $sync --warmup ${SYNCWAY_BENCH_OFFLOAD_WARMUP:-2} \
 				--duration $offload_secs --json $t/client.jsonl >$t/client.txt 2>&1" \
 			>/dev/null 2>"$t/syncway.log"
 		rc=$?
@@ -108,14 +111,14 @@ if [ "$mode" = icount ] && [ "$offload_secs" != 0 ]; then
 fi
 secs=${SYNCWAY_BENCH_FRAME_SECS:-0}
 if [ "$mode" = wall ] && [ "$secs" -gt 0 ]; then
-	client=${SYNCWAY_BENCH_CLIENT:-build/compositor/tests/sync-client --unthrottled --frames 100000000 --size 256x256}
+	client=${SYNCWAY_BENCH_CLIENT:-$bin/compositor/tests/sync-client --unthrottled --frames 100000000 --size 256x256}
 	mkdir -p -m 700 /run/user/0
 	export XDG_RUNTIME_DIR=/run/user/0 WLR_BACKENDS=headless WLR_RENDERER=pixman
 	# The client ignores the SIGINT that stops syncway and ends when its
 	# connection goes; its shell then writes the CPU time of its children
 	# (the client): user and system, second line of `times`.
 	rm -f "$out/client-times-$tag.txt"
-	timeout -s INT "$secs" build/compositor/syncway --stats "$out/frame-$tag.jsonl" \
+	timeout -s INT "$secs" "$bin"/compositor/syncway --stats "$out/frame-$tag.jsonl" \
 		--headless-size "${SYNCWAY_BENCH_OUTPUT:-256x256@1000}" \
 		-s "trap '' INT; $client; times >$out/client-times-$tag.txt" \
 		>/dev/null 2>"$out/frame-$tag.log"
@@ -130,7 +133,7 @@ fi
 # so they come after everything this boot measures.
 kmalloc=${SYNCWAY_BENCH_KMALLOC:-}
 if [ -n "$kmalloc" ]; then
-	build/tests/kernel/syncobj-kmalloc-count --out "$kmalloc" >"$out/kmalloc-$kernel.txt" 2>&1 ||
+	"$bin"/tests/kernel/syncobj-kmalloc-count --out "$kmalloc" >"$out/kmalloc-$kernel.txt" 2>&1 ||
 		echo "  kmalloc-count failed (see $out/kmalloc-$kernel.txt)"
 	echo "  kmalloc: $(cat "$kmalloc" 2>/dev/null | grep -c .) rows"
 fi

@@ -1,9 +1,12 @@
 #include "syncobj.h"
 #include "clock.h"
+#include "syncobj_uapi.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +27,7 @@ static const char *const op_names[SW_SYNCOBJ_OP_COUNT] = {
 	[SW_SYNCOBJ_QUERY] = "query",
 	[SW_SYNCOBJ_TRANSFER] = "transfer",
 	[SW_SYNCOBJ_EVENTFD] = "eventfd",
+	[SW_SYNCOBJ_IMPORT_SYNC_FILE_POINT] = "import_sync_file_point",
 };
 
 const char *sw_syncobj_op_name(enum sw_syncobj_op op)
@@ -161,7 +165,7 @@ void sw_syncobj_stats_print(FILE *f, const char *prefix, const struct sw_syncobj
 		const struct sw_syncobj_op_stats *s = &stats->op[i];
 		if (s->count == 0)
 			continue;
-		fprintf(f, "%s%-16s %10llu calls %6llu errors %6llu timeouts  mean %8.0f ns  max %8llu ns\n",
+		fprintf(f, "%s%-22s %10llu calls %6llu errors %6llu timeouts  mean %8.0f ns  max %8llu ns\n",
 			prefix ? prefix : "", op_names[i], (unsigned long long)s->count,
 			(unsigned long long)s->errors, (unsigned long long)s->timeouts,
 			(double)s->total_ns / (double)s->count, (unsigned long long)s->max_ns);
@@ -212,6 +216,20 @@ int sw_syncobj_import_sync_file(struct sw_syncobj_stats *stats, int fd, uint32_t
 		.fd = sync_file_fd,
 	};
 	return timed_ioctl(stats, SW_SYNCOBJ_IMPORT_SYNC_FILE, fd, DRM_IOCTL_SYNCOBJ_FD_TO_HANDLE, &args);
+}
+
+int sw_syncobj_import_sync_file_point(struct sw_syncobj_stats *stats, int fd, uint32_t handle,
+				      uint64_t point, int sync_file_fd)
+{
+	struct sw_syncobj_handle_args args = {
+		.handle = handle,
+		.flags = DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_IMPORT_SYNC_FILE |
+			 DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_TIMELINE,
+		.fd = sync_file_fd,
+		.point = point,
+	};
+	return timed_ioctl(stats, SW_SYNCOBJ_IMPORT_SYNC_FILE_POINT, fd, SW_IOCTL_SYNCOBJ_FD_TO_HANDLE,
+			   &args);
 }
 
 int sw_syncobj_export_sync_file(struct sw_syncobj_stats *stats, int fd, uint32_t handle,
@@ -338,20 +356,78 @@ int sw_syncobj_point_signalled(struct sw_syncobj_stats *stats, int fd, uint32_t 
 	return ret;
 }
 
-int sw_syncobj_point_import_sync_file(struct sw_syncobj_stats *stats, int fd, uint32_t timeline,
-				      uint64_t point, int sync_file_fd)
+/* What sw_syncobj_point_import_sync_file() knows of the kernel; POINT_UNREAD
+ * until SYNCWAY_IMPORT_AT_POINT has been read. Atomic because it is the
+ * process's and the helper may be called from any thread (unlike a stats
+ * struct, it cannot be one per thread); two threads that probe at once both
+ * try the one call and learn the same thing. */
+enum { POINT_UNREAD = -1 };
+static _Atomic int point_import = POINT_UNREAD;
+
+enum sw_syncobj_point_import sw_syncobj_point_import_way(void)
+{
+	int way = atomic_load(&point_import);
+	if (way != POINT_UNREAD)
+		return (enum sw_syncobj_point_import)way;
+	const char *env = getenv("SYNCWAY_IMPORT_AT_POINT");
+	int from_env = env && !strcmp(env, "0") ? SW_POINT_IMPORT_FORCED_FOUR : SW_POINT_IMPORT_PROBE;
+	/* Another thread may have read it and learnt more since. */
+	if (!atomic_compare_exchange_strong(&point_import, &way, from_env))
+		return (enum sw_syncobj_point_import)way;
+	return (enum sw_syncobj_point_import)from_env;
+}
+
+void sw_syncobj_point_import_reset(void)
+{
+	atomic_store(&point_import, POINT_UNREAD);
+}
+
+/* The four-call import through a temporary binary syncobj. *imported says
+ * whether the kernel took the sync_file (the binary import succeeded). */
+static int point_import_four_calls(struct sw_syncobj_stats *stats, int fd, uint32_t timeline,
+				   uint64_t point, int sync_file_fd, bool *imported)
 {
 	uint32_t tmp;
+	*imported = false;
 	int ret = sw_syncobj_create(stats, fd, 0, &tmp);
 	if (ret)
 		return ret;
 	ret = sw_syncobj_import_sync_file(stats, fd, tmp, sync_file_fd);
+	*imported = ret == 0;
 	if (ret == 0)
 		ret = sw_syncobj_transfer(stats, fd, timeline, point, tmp, 0, 0);
 	/* Always, success or not: leaked temporaries exhaust handles. */
 	int err = errno;
 	sw_syncobj_destroy(stats, fd, tmp);
 	errno = err;
+	return ret;
+}
+
+int sw_syncobj_point_import_sync_file(struct sw_syncobj_stats *stats, int fd, uint32_t timeline,
+				      uint64_t point, int sync_file_fd)
+{
+	enum sw_syncobj_point_import way = sw_syncobj_point_import_way();
+	bool imported;
+	if (way == SW_POINT_IMPORT_ONE_CALL)
+		return sw_syncobj_import_sync_file_point(stats, fd, timeline, point, sync_file_fd);
+	if (way != SW_POINT_IMPORT_PROBE)
+		return point_import_four_calls(stats, fd, timeline, point, sync_file_fd, &imported);
+
+	/* The probe is the real call: where the kernel has the flag it is the
+	 * import itself, and where it lacks it the kernel refuses the flags
+	 * before it looks at anything else, so the refusal leaves nothing
+	 * behind. */
+	int ret = sw_syncobj_import_sync_file_point(stats, fd, timeline, point, sync_file_fd);
+	if (ret == 0)
+		atomic_store(&point_import, SW_POINT_IMPORT_ONE_CALL);
+	if (ret != -EINVAL)
+		return ret;
+	/* EINVAL is also what a kernel with the flag says to an fd that is no
+	 * sync_file. The four calls tell the two apart: if the binary import
+	 * takes this sync_file, the flag was refused. */
+	ret = point_import_four_calls(stats, fd, timeline, point, sync_file_fd, &imported);
+	if (imported)
+		atomic_store(&point_import, SW_POINT_IMPORT_FOUR_CALLS);
 	return ret;
 }
 

@@ -40,6 +40,10 @@ enum sw_syncobj_op {
 	SW_SYNCOBJ_QUERY,            /* DRM_IOCTL_SYNCOBJ_QUERY */
 	SW_SYNCOBJ_TRANSFER,         /* DRM_IOCTL_SYNCOBJ_TRANSFER */
 	SW_SYNCOBJ_EVENTFD,          /* DRM_IOCTL_SYNCOBJ_EVENTFD */
+	/* FD_TO_HANDLE with IMPORT_SYNC_FILE | TIMELINE: a sync_file at a
+	 * point in one call (Linux 6.16). Last, so that the kinds before it
+	 * keep their numbers. */
+	SW_SYNCOBJ_IMPORT_SYNC_FILE_POINT,
 	SW_SYNCOBJ_OP_COUNT,
 };
 
@@ -95,6 +99,11 @@ int sw_syncobj_fd_to_handle(struct sw_syncobj_stats *stats, int fd, int syncobj_
 /* Replaces the fence of a binary syncobj with a sync_file's fence. */
 int sw_syncobj_import_sync_file(struct sw_syncobj_stats *stats, int fd, uint32_t handle,
 				int sync_file_fd);
+/* Adds a sync_file's fence at point of a timeline (point 0: replaces the
+ * fence, as above). Linux 6.16 and later; older kernels answer EINVAL, which
+ * every kernel also answers for a sync_file_fd that is no sync_file. */
+int sw_syncobj_import_sync_file_point(struct sw_syncobj_stats *stats, int fd, uint32_t handle,
+				      uint64_t point, int sync_file_fd);
 /* A sync_file for the fence of a binary syncobj (-EINVAL if it has none). */
 int sw_syncobj_export_sync_file(struct sw_syncobj_stats *stats, int fd, uint32_t handle,
 				int *sync_file_fd);
@@ -136,11 +145,31 @@ bool sw_syncobj_probe_eventfd(struct sw_syncobj_stats *stats, int fd);
  * it has not materialized yet), -errno on error. One TIMELINE_WAIT with
  * WAIT_FOR_SUBMIT and timeout 0. */
 int sw_syncobj_point_signalled(struct sw_syncobj_stats *stats, int fd, uint32_t handle, uint64_t point);
-/* Makes point of timeline signal with a sync_file's fence: temporary binary
- * syncobj, import, transfer, destroy (the temporary is destroyed on every
- * path). 3-4 ioctls. */
+/* Makes point of timeline signal with a sync_file's fence. Where the
+ * kernel can (Linux 6.16), one call: sw_syncobj_import_sync_file_point().
+ * Elsewhere four: a temporary binary syncobj, import, transfer, destroy (the
+ * temporary is destroyed on every path; 3 when the import fails). Which of
+ * the two is learnt by the first import of the process whose sync_file the
+ * kernel takes (see sw_syncobj_point_import_way()); on an older kernel that
+ * import costs one call more, the refused one. */
 int sw_syncobj_point_import_sync_file(struct sw_syncobj_stats *stats, int fd, uint32_t timeline,
 				      uint64_t point, int sync_file_fd);
+
+/* How sw_syncobj_point_import_sync_file() imports, for the whole process:
+ * the kernel decides, and it is the same for every DRM fd and driver (the
+ * flag is handled in drm_syncobj.c itself), so one answer serves the
+ * compositor's one fd and a test's hundred alike. */
+enum sw_syncobj_point_import {
+	SW_POINT_IMPORT_PROBE,       /* not known yet: the next import tries one call */
+	SW_POINT_IMPORT_ONE_CALL,    /* the kernel took IMPORT_SYNC_FILE | TIMELINE */
+	SW_POINT_IMPORT_FOUR_CALLS,  /* the kernel refused it (Linux before 6.16) */
+	SW_POINT_IMPORT_FORCED_FOUR, /* SYNCWAY_IMPORT_AT_POINT=0: four calls, never probed */
+};
+enum sw_syncobj_point_import sw_syncobj_point_import_way(void);
+/* Forgets what was learnt and reads SYNCWAY_IMPORT_AT_POINT again on the
+ * next import: for tests, and for measuring both ways in one process. */
+void sw_syncobj_point_import_reset(void);
+
 /* A sync_file for a point that has materialized (-EINVAL otherwise):
  * temporary binary syncobj, transfer, export, destroy. 3-4 ioctls. */
 int sw_syncobj_point_export_sync_file(struct sw_syncobj_stats *stats, int fd, uint32_t timeline,

@@ -4,7 +4,9 @@
 #   tools/vm-run --gpu virgl -q -- sh clients/tests/gpu.sh [BUILD_DIR]
 # - syncway-gears --renderer gles2: every acquire point is a GPU job's fence
 #   (an EGL native fence, still pending at commit), syncway waits for it and
-#   releases on its render jobs' fences;
+#   releases on its render jobs' fences; both import those fences at their
+#   points in one call each on Linux 6.16 and later, in four before (after
+#   one refused call per process);
 # - syncway-release-check against syncway: no captured frame shows what the
 #   client renders into a buffer once its release point signals, and no
 #   release point signals while a GPU job on the buffer is pending;
@@ -52,6 +54,22 @@ releases() {
 	sed -n 's/^syncway: explicit sync: .* \([0-9][0-9]*\) release points signalled (\([0-9][0-9]*\) on render fences.*/\1 \2/p' "$1"
 }
 
+# calls LOG WHO KIND: "CALLS ERRORS" of KIND in the syncobj accounting that
+# WHO (syncway or syncway-gears) prints at exit; "0 0" without such a line.
+calls() {
+	set -- $(sed -n "s/^$2:   $3  *\([0-9][0-9]*\) calls  *\([0-9][0-9]*\) errors.*/\1 \2/p" "$1")
+	echo "${1:-0} ${2:-0}"
+}
+
+# Linux 6.16 imports a sync_file at a timeline point in one FD_TO_HANDLE;
+# before, it takes four calls, after one refused probe per process
+# (common/syncobj.c).
+kernel=$(uname -r)
+major=${kernel%%.*} minor=${kernel#*.}
+minor=${minor%%.*}
+one_call=0
+[ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 16 ]; } && one_call=1
+
 # A GPU client must hand over pending GPU fences, syncway must wait for them
 # and release on its own render fences, every one of them.
 for mode in mailbox fifo; do
@@ -77,6 +95,26 @@ for mode in mailbox fifo; do
 	echo "# $name: ${1:-?} releases, ${2:-?} on render fences; ${pending:-?} acquire fences" \
 		"pending at commit, ${waited:-?} commits waited"
 	verdict "$name"
+
+	# Both sides import their render fences at points, each import in as
+	# few calls as the kernel allows: the compositor one per fenced release,
+	# the client one per acquire point.
+	name=gears-gles2-$mode-imports-at-points-in-fewest-calls
+	acquires=$(sed -n 's/^syncway-gears: \([0-9][0-9]*\) acquire points from render sync_files.*/\1/p' "$log")
+	got="syncway: $(calls "$log" syncway import_sync_file_point), $(calls "$log" syncway import_sync_file);"
+	got="$got syncway-gears: $(calls "$log" syncway-gears import_sync_file_point), $(calls "$log" syncway-gears import_sync_file)"
+	if [ $one_call = 1 ]; then
+		want="syncway: ${2:-0} 0, 0 0; syncway-gears: ${acquires:-0} 0, 0 0"
+	else
+		want="syncway: 1 1, ${2:-0} 0; syncway-gears: 1 1, ${acquires:-0} 0"
+	fi
+	echo "# $name: Linux $kernel, $([ $one_call = 1 ] && echo one call || echo four calls);" \
+		"calls (errors) of import_sync_file_point, import_sync_file: $got"
+	if [ "$got" = "$want" ]; then
+		result "$name" pass
+	else
+		result "$name" fail "expected $want"
+	fi
 done
 
 # release_check NAME SYNCWAY: syncway-release-check against SYNCWAY; sets

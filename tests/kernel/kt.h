@@ -24,6 +24,7 @@
 
 #include "clock.h"
 #include "harness.h"
+#include "syncobj_uapi.h"
 
 /* ---- sizes the 6.12 kernel imposes (read from drm_syncobj.c) ----------------
  * The array ioctls have no explicit limit on count_handles: the limit is what
@@ -374,26 +375,11 @@ bool kt_waiter_join(struct kt_waiter *w, int timeout_ms);
 
 /* ---- the single-object ioctls (kt_single_ioctls.c) ------------------------- */
 
-/* Linux 6.16 gave HANDLE_TO_FD/FD_TO_HANDLE a timeline point: struct
- * drm_syncobj_handle grew a u64 after pad, and these flags say it is used.
- * The build root's libdrm headers may predate it, so the struct is restated
- * with the point; older kernels take it too (drm_ioctl copies the larger
- * struct in and out and the ioctl ignores the tail). */
-#ifndef DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_TIMELINE
-#define DRM_SYNCOBJ_FD_TO_HANDLE_FLAGS_TIMELINE (1 << 1)
-#endif
-#ifndef DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_TIMELINE
-#define DRM_SYNCOBJ_HANDLE_TO_FD_FLAGS_TIMELINE (1 << 1)
-#endif
-struct kt_syncobj_handle {
-	uint32_t handle;
-	uint32_t flags;
-	int32_t fd;
-	uint32_t pad;
-	uint64_t point;
-};
-#define KT_IOCTL_HANDLE_TO_FD DRM_IOWR(0xC1, struct kt_syncobj_handle)
-#define KT_IOCTL_FD_TO_HANDLE DRM_IOWR(0xC2, struct kt_syncobj_handle)
+/* Linux 6.16's struct drm_syncobj_handle, with the timeline point, and its
+ * TIMELINE flags: common/syncobj_uapi.h (the build root's libdrm predates
+ * them). */
+#define KT_IOCTL_HANDLE_TO_FD SW_IOCTL_SYNCOBJ_HANDLE_TO_FD
+#define KT_IOCTL_FD_TO_HANDLE SW_IOCTL_SYNCOBJ_FD_TO_HANDLE
 
 /* The flags by the words the transcripts use: bit 0 is EXPORT_SYNC_FILE
  * for HANDLE_TO_FD and IMPORT_SYNC_FILE for FD_TO_HANDLE, bit 1 TIMELINE

@@ -12,7 +12,7 @@
 int kt_handle_to_fd(int fd, uint32_t handle, uint32_t flags, uint64_t point, uint32_t pad,
 		    int *out)
 {
-	struct kt_syncobj_handle a = {
+	struct sw_syncobj_handle_args a = {
 		.handle = handle,
 		.flags = flags,
 		.fd = -1,
@@ -29,7 +29,7 @@ int kt_handle_to_fd(int fd, uint32_t handle, uint32_t flags, uint64_t point, uin
 int kt_fd_to_handle(int fd, int from, uint32_t flags, uint64_t point, uint32_t pad,
 		    uint32_t *handle)
 {
-	struct kt_syncobj_handle a = {
+	struct sw_syncobj_handle_args a = {
 		.handle = *handle,
 		.flags = flags,
 		.fd = from,

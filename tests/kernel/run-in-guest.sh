@@ -23,7 +23,8 @@ mkdir -p "$out/transcripts" || exit 2
 rm -f "$out"/transcripts/*.txt "$out/results.jsonl"
 status=0
 for bin in syncobj-wait syncobj-timeline-wait syncobj-reset syncobj-signal \
-	syncobj-timeline-signal syncobj-query syncobj-handle-fd syncobj-gpu-fence; do
+	syncobj-timeline-signal syncobj-query syncobj-handle-fd syncobj-point-import \
+	syncobj-gpu-fence; do
 	start=$(date +%s%3N)
 	"$build/tests/kernel/$bin" --json "$json" \
 		--transcript "$out/transcripts/$bin.txt" || status=1

@@ -114,7 +114,7 @@ static unsigned long req;
 static union {
 	struct drm_syncobj_create create;
 	struct drm_syncobj_destroy destroy;
-	struct kt_syncobj_handle handle;
+	struct sw_syncobj_handle_args handle;
 	struct drm_syncobj_transfer transfer;
 	struct drm_syncobj_eventfd eventfd;
 	struct drm_syncobj_wait wait;
@@ -288,18 +288,18 @@ static void setup(const struct fi_case *c)
 		break;
 	case OP_HANDLE_TO_FD:
 		req = KT_IOCTL_HANDLE_TO_FD;
-		arg.handle = (struct kt_syncobj_handle){ .handle = h, .flags = c->flags,
+		arg.handle = (struct sw_syncobj_handle_args){ .handle = h, .flags = c->flags,
 							 .fd = -1, .point = c->point };
 		break;
 	case OP_FD_TO_HANDLE:
 		syncobj_fd = -1;
 		sw_assert(kt_handle_to_fd(fix.fd, h, 0, 0, 0, &syncobj_fd) == 0);
 		req = KT_IOCTL_FD_TO_HANDLE;
-		arg.handle = (struct kt_syncobj_handle){ .fd = syncobj_fd };
+		arg.handle = (struct sw_syncobj_handle_args){ .fd = syncobj_fd };
 		break;
 	case OP_IMPORT:
 		req = KT_IOCTL_FD_TO_HANDLE;
-		arg.handle = (struct kt_syncobj_handle){ .handle = h, .flags = c->flags,
+		arg.handle = (struct sw_syncobj_handle_args){ .handle = h, .flags = c->flags,
 							 .fd = import_fence(c->fence),
 							 .point = c->point };
 		break;

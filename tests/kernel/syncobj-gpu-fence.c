@@ -156,7 +156,9 @@ static void import(uint32_t h, const struct job *j)
 	sw_assert_f(ret == 0, "sync_file import failed: %s", kt_ret(ret));
 }
 
-/* The job's sync_file at a timeline point: CREATE, import, TRANSFER, DESTROY. */
+/* The job's sync_file at a timeline point, as syncway puts it there: one
+ * FD_TO_HANDLE on Linux 6.16 and later, CREATE, import, TRANSFER, DESTROY
+ * before (syncobj-point-import checks which). */
 static void import_point(uint32_t h, uint64_t point, const struct job *j)
 {
 	int ret = sw_syncobj_point_import_sync_file(&stats, t.fd, h, point, j->sf);
@@ -310,7 +312,7 @@ static void test_wait_all_times_out_unchanged(void)
 
 /* ---- timeline points -------------------------------------------------------- */
 
-/* A point whose fence is a GPU job (sync_file import, TRANSFER to point 7):
+/* A point whose fence is a GPU job (its sync_file imported at point 7):
  * WAIT_AVAILABLE is satisfied at once (timeout 0), a TIMELINE_WAIT for the
  * signal returns 0 after it, and QUERY then reads 7 (last submitted 7). */
 static void test_point_available_then_signaled(void)

@@ -150,7 +150,7 @@ static int rec_call(const char *inputs, unsigned long req, void *arg, const char
  * A successful call's fd shows in the state after it ("fds=[...]"). */
 static int h2f(uint32_t h, uint32_t flags, uint64_t point, uint32_t pad)
 {
-	struct kt_syncobj_handle a = {
+	struct sw_syncobj_handle_args a = {
 		.handle = h, .flags = flags, .fd = -1, .pad = pad, .point = point
 	};
 	char inputs[160], ft[32], kind[48];
@@ -172,7 +172,7 @@ static int h2f(uint32_t h, uint32_t flags, uint64_t point, uint32_t pad)
 static int f2h(const char *fdword, int from, uint32_t h, uint32_t flags, uint64_t point,
 	       uint32_t pad, uint32_t *made)
 {
-	struct kt_syncobj_handle a = {
+	struct sw_syncobj_handle_args a = {
 		.handle = h, .flags = flags, .fd = from, .pad = pad, .point = point
 	};
 	char inputs[160], ft[32], tok[64];
