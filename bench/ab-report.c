@@ -36,122 +36,32 @@
  *   DIR/virgl-icount-<kernel>-r<N>-{window,syncway,client}.jsonl  the virgl frame
  *                                         benchmark (optional; bench/ab_virgl.c)
  * A JSON line that lacks a key the report needs is an error, not a default.
- * Outputs: FILE.md; PREFIX-data/<family>/ (one value per line, per series);
- * PREFIX-plots.gp (run by tools/report with gnuplot in the directory of
- * FILE.md), which draws PREFIX-<family>-offload.png, -micro.png, -fps.png and
- * -frametime.png, each when the family has the runs.
+ * Outputs: FILE.md, the result first (bench/ab_result.c), then the run and
+ * the parts; FILE-appendix.md beside it (FILE.md without its ".md"), the
+ * per-case ministat blocks, which are most of the lines and no verdict;
+ * PREFIX-data/<family>/ (one value per line, per series); PREFIX-plots.gp
+ * (run by tools/report with gnuplot in the directory of FILE.md), which
+ * draws PREFIX-result.png (the first screen's plot) and
+ * PREFIX-<family>-offload.png, -micro.png, -fps.png and -frametime.png, each
+ * when the family has the runs.
  *
  * Verdicts come from one value per boot (docs/bench.md, "Statistics"); the
  * batches and windows of one boot are correlated and only describe the
  * precision within a boot.
  *
- * This file is main(), the head of the report (meta.txt) and the helpers
- * every section uses; bench/ab-report.h says where the rest is.
+ * This file is main() and the head of the report (meta.txt): nothing the
+ * other files call. bench/ab-report.h says where the rest is.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "ab-report.h"
-
-_Noreturn void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fputs("sw-ab-report: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-/* snprintf for paths and commands built from the command line and the names
- * in the raw directory: one that does not fit is an error, never a shortened
- * name that opens or runs something else. */
-void format_fit(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= size)
-		die("longer than %zu bytes: %.60s...", size - 1, buf);
-}
-
-void write_values(const char *path, const double *v, size_t n)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%.6g\n", v[i]);
-	fclose(f);
-}
-
-/* Appends syncway-ministat's output for two data files to md, as a code block. */
-void ministat_block(const struct report *r, const char *args, size_t fewest)
-{
-	char cmd[8192], buf[512];
-	if (fewest < 3) {
-		fprintf(r->md, "Not shown: ministat needs at least 3 values a side, this run has %zu "
-			       "(more rounds give them: tools/report --help).\n", fewest);
-		return;
-	}
-	format_fit(cmd, sizeof(cmd), "%s %s 2>&1", r->ministat, args);
-	FILE *p = popen(cmd, "r");
-	if (!p)
-		die("could not run %s: %s", r->ministat, strerror(errno));
-	fputs("```\n", r->md);
-	while (fgets(buf, sizeof(buf), p))
-		fputs(buf, r->md);
-	fputs("```\n", r->md);
-	pclose(p);
-}
-
-/* key=value lines; a value is the rest of a meta.txt line, so it always fits. */
-struct meta {
-	char keys[64][32], vals[64][1024];
-	int n;
-};
-
-static const char *meta_get(const struct meta *m, const char *key)
-{
-	for (int i = 0; i < m->n; i++)
-		if (!strcmp(m->keys[i], key))
-			return m->vals[i];
-	return "?";
-}
-
-/* false when path does not exist and may not (!must). */
-static bool read_meta(const char *path, struct meta *m, bool must)
-{
-	char line[1024];
-	m->n = 0;
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		if (must || errno != ENOENT)
-			die("%s: %s", path, strerror(errno));
-		return false;
-	}
-	while (fgets(line, sizeof(line), f) && m->n < 64) {
-		char *eq = strchr(line, '=');
-		if (!eq)
-			continue;
-		*eq = 0;
-		eq[1 + strcspn(eq + 1, "\n")] = 0;
-		format_fit(m->keys[m->n], sizeof(m->keys[0]), "%s", line);
-		strcpy(m->vals[m->n], eq + 1);
-		m->n++;
-	}
-	fclose(f);
-	return true;
-}
 
 static struct meta top;
 static struct family {
@@ -160,14 +70,6 @@ static struct family {
 	struct meta meta;
 } fams[MAX_FAMILIES];
 static int nfams;
-
-const char *family_meta(const struct report *r, const char *key)
-{
-	for (int i = 0; i < nfams; i++)
-		if (!strcmp(fams[i].name, r->fam))
-			return meta_get(&fams[i].meta, key);
-	return "?";
-}
 
 /* A family directory's name: a version, digits and dots. */
 static bool is_family(const char *name)
@@ -219,15 +121,25 @@ static void find_families(const char *raw)
 	}
 }
 
-static void write_meta(const struct report *r)
+/* The title, and where the rest is: docs/bench.md, the appendix. */
+static void write_title(const struct report *r, const char *appendix_name)
 {
 	FILE *md = r->md;
 	fprintf(md, "# A/B benchmark: drm_syncobj series, base vs patched, on Linux");
 	for (int i = 0; i < nfams; i++)
 		fprintf(md, "%s %s", i == 0 ? "" : i == nfams - 1 ? " and" : ",", fams[i].name);
-	fprintf(md, "\n\nGenerated by `tools/report` (`bench/ab-report.c`); how to read it: "
-		    "[docs/bench.md](../bench.md). Nothing here is edited by hand.\n\n");
-	fprintf(md, "| | |\n|---|---|\n");
+	fprintf(md, "\n\nGenerated by `tools/report` (`bench/ab-report.c`) on %s; how to read it: "
+		    "[docs/bench.md](../bench.md). Nothing here is edited by hand. The result first, "
+		    "then the run, a part per kernel family and the families side by side; the "
+		    "per-case ministat blocks are in [%s](%s).\n\n",
+		meta_get(&top, "date"), appendix_name, appendix_name);
+}
+
+/* The run: meta.txt's machine, kernels and command. */
+static void write_run(const struct report *r)
+{
+	FILE *md = r->md;
+	fprintf(md, "## The run\n\n| | |\n|---|---|\n");
 	fprintf(md, "| date | %s |\n", meta_get(&top, "date"));
 	fprintf(md, "| machine | %s CPUs, %s, host kernel %s |\n", meta_get(&top, "nproc"),
 		meta_get(&top, "cpu"), meta_get(&top, "host_kernel"));
@@ -261,13 +173,14 @@ static void write_meta(const struct report *r)
 	for (int i = 0; i < nfams; i++)
 		fprintf(md, "%sLinux %s", i ? ", " : "", fams[i].name);
 	fprintf(md, "), each section's heading naming its family; then the families' base kernels "
-		    "side by side, per ioctl; then the appendix.\n\n");
+		    "side by side, per ioctl.\n\n");
 }
 
 /* Points r at family i: its directories, names and the kmalloc counts'. */
 static void enter_family(struct report *r, int i)
 {
 	r->fam = fams[i].name;
+	r->meta = &fams[i].meta;
 	format_fit(r->famdir, sizeof(r->famdir), "%s", fams[i].dir);
 	r->kdir = r->kmalloc_opt ? r->kmalloc_opt : r->famdir;
 	format_fit(r->datadir, sizeof(r->datadir), "%s-data/%s", r->plots, r->fam);
@@ -318,21 +231,41 @@ int main(int argc, char **argv)
 	char tmp[4096];
 	format_fit(tmp, sizeof(tmp), "%s", r.plots);
 	r.pbase = basename(tmp);
-	r.md = fopen(out, "w");
-	if (!r.md)
+	/* FILE.md's appendix beside it, FILE-appendix.md: linked by name. */
+	char apath[4096], aname[4096], oname[4096], name[4096];
+	size_t stem = strlen(out);
+	if (stem > 3 && !strcmp(out + stem - 3, ".md"))
+		stem -= 3;
+	format_fit(apath, sizeof(apath), "%.*s-appendix.md", (int)stem, out);
+	/* basename() may change its argument: copies, not tmp, where pbase points */
+	format_fit(name, sizeof(name), "%s", apath);
+	format_fit(aname, sizeof(aname), "%s", basename(name));
+	format_fit(name, sizeof(name), "%s", out);
+	format_fit(oname, sizeof(oname), "%s", basename(name));
+	FILE *main_md = fopen(out, "w");
+	if (!main_md)
 		die("%s: %s", out, strerror(errno));
+	FILE *appendix = fopen(apath, "w");
+	if (!appendix)
+		die("%s: %s", apath, strerror(errno));
+	write_appendix_head(appendix, meta_get(&top, "date"), oname);
 	format_fit(path, sizeof(path), "%s-plots.gp", r.plots);
 	r.gp = fopen(path, "w");
 	if (!r.gp)
 		die("%s: %s", path, strerror(errno));
 	stats_rng_seed(&r.rng, seed);
 
-	write_meta(&r);
-	/* The appendix of every family, after every part. */
-	char *appendix[MAX_FAMILIES] = { 0 };
-	size_t appendix_len[MAX_FAMILIES];
+	/* The parts into a buffer: the result, which comes first, is known
+	 * only when every family has been written. */
+	char *body = NULL;
+	size_t body_len = 0;
+	r.md = open_memstream(&body, &body_len);
+	if (!r.md)
+		die("out of memory");
+	write_run(&r);
 	for (int i = 0; i < nfams; i++) {
 		enter_family(&r, i);
+		result_enter(&r);
 		reset_raw();
 		read_raw(r.famdir);
 		if (!ncases)
@@ -347,24 +280,27 @@ int main(int argc, char **argv)
 		write_plots(&r);
 		families_keep(&r);
 		FILE *md = r.md;
-		r.md = open_memstream(&appendix[i], &appendix_len[i]);
-		if (!r.md)
-			die("out of memory");
+		r.md = appendix;
 		write_appendix(&r);
-		if (fclose(r.md) != 0)
-			die("out of memory");
 		r.md = md;
 	}
 	reset_raw();
 	families_write(&r);
-	write_appendix_head(r.md);
-	for (int i = 0; i < nfams; i++) {
-		fwrite(appendix[i], 1, appendix_len[i], r.md);
-		free(appendix[i]);
-	}
+	write_appendix_link(r.md, aname);
+	if (fclose(r.md) != 0)
+		die("out of memory");
+
+	r.md = main_md;
+	write_title(&r, aname);
+	result_write(&r);
+	fwrite(body, 1, body_len, r.md);
+	free(body);
 	if (fclose(r.gp) != 0)
 		die("%s-plots.gp: %s", r.plots, strerror(errno));
 	printf("wrote %s-plots.gp\n", r.plots);
+	if (fclose(appendix) != 0)
+		die("%s: %s", apath, strerror(errno));
+	printf("wrote %s\n", apath);
 	if (fclose(r.md) != 0)
 		die("%s: %s", out, strerror(errno));
 	printf("wrote %s\n", out);

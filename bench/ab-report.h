@@ -1,15 +1,21 @@
-/* What the files of sw-ab-report share. bench/ab-report.c is main(), the head
- * of the report and the helpers every section uses; bench/ab_input.c reads the
+/* What the files of sw-ab-report share. bench/ab-report.c is main() and the
+ * head of the report; bench/ab_common.c the helpers every file uses (errors,
+ * paths, data files, ministat blocks, meta.txt); bench/ab_input.c reads the
  * raw directory of one kernel family into the tables declared here; each
  * section of the report is a file of its own: bench/ab_offload.c,
  * bench/ab_virgl.c, bench/ab_micro.c, bench/ab_icount_runs.c,
- * bench/ab_frames.c, bench/ab_plots.c (with the appendix) and
- * bench/ab_families.c (the families' base kernels side by side).
+ * bench/ab_frames.c, bench/ab_plots.c (with the appendix),
+ * bench/ab_families.c (the families' base kernels side by side) and
+ * bench/ab_result.c (the first screen). Nothing but main() lives in
+ * ab-report.c: the other files are a library main() calls, and never call
+ * back into it (bench/meson.build builds them as one).
  *
  * The report has a part per kernel family (raw/6.12/, raw/7.3/): main()
  * reads one family into the tables, writes its sections, keeps what the
- * comparison of the families needs (families_keep()), empties the tables
- * (reset_raw()) and goes on with the next. */
+ * comparison of the families and the first screen need (families_keep(),
+ * result_frame()), empties the tables (reset_raw()) and goes on with the
+ * next. The parts go to a buffer, so that the result can come first; the
+ * per-case ministat blocks go to a file of their own, FILE-appendix.md. */
 #ifndef SYNCWAY_AB_REPORT_H
 #define SYNCWAY_AB_REPORT_H
 
@@ -30,6 +36,13 @@ extern int nkinds;
 /* The kernel families a report can hold: raw/<family>/ each. */
 #define MAX_FAMILIES 8
 
+/* key=value lines of a meta.txt; a value is the rest of a line. */
+#define META_MAX 64
+struct meta {
+	char keys[META_MAX][32], vals[META_MAX][1024];
+	int n;
+};
+
 /* Where the report goes, and the family being written. */
 struct report {
 	FILE *md;
@@ -42,6 +55,7 @@ struct report {
 	struct stats_rng rng;
 	/* The family being written: */
 	const char *fam;	/* "6.12", "7.3" */
+	const struct meta *meta;	/* DIR/<family>/meta.txt (the top-level one for a flat DIR) */
 	char famdir[4096];	/* DIR/<family>, or DIR itself when it has no family directories */
 	const char *kdir;	/* kmalloc-<kernel>.json: --kmalloc-dir, else famdir */
 	char datadir[4096];	/* PREFIX-data/<family> */
@@ -49,7 +63,7 @@ struct report {
 	char pfam[4096];	/* basename of PREFIX, "-", the family: the family's images */
 };
 
-/* --- bench/ab-report.c ---------------------------------------------------- */
+/* --- bench/ab_common.c ---------------------------------------------------- */
 
 _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* snprintf for paths and commands built from the command line and the names
@@ -59,12 +73,16 @@ void format_fit(char *buf, size_t size, const char *fmt, ...) __attribute__((for
 /* One value per line. */
 void write_values(const char *path, const double *v, size_t n);
 /* Appends syncway-ministat's output (args: its options and files) to the
- * report, as a code block. */
-/* Below three values a side (fewest), a sentence instead: ministat's
- * t-test has no answer, and its complaint is no reading for a report. */
+ * report, as a code block. Below three values a side (fewest), a sentence
+ * instead: ministat's t-test has no answer, and its complaint is no reading
+ * for a report. */
 void ministat_block(const struct report *r, const char *args, size_t fewest);
-/* A value of DIR/<family>/meta.txt (the top-level meta.txt for a raw
- * directory without family directories), "?" when it has none. */
+/* Reads path's key=value lines into m; false when path does not exist and
+ * may not (!must), any other error dies. */
+bool read_meta(const char *path, struct meta *m, bool must);
+/* The value of key in m, "?" when it has none (or m is NULL). */
+const char *meta_get(const struct meta *m, const char *key);
+/* A value of the family's meta.txt (r->meta), "?" when it has none. */
 const char *family_meta(const struct report *r, const char *key);
 
 /* --- bench/ab_input.c: JSON lines ----------------------------------------- */
@@ -305,11 +323,15 @@ void write_frames(struct report *r);
 
 /* --- bench/ab_plots.c ----------------------------------------------------- */
 
-/* The appendix's heading, once. */
-void write_appendix_head(FILE *md);
+/* The appendix file's head: its title (the run's date) and a link back to
+ * the main file, named main_name beside it. */
+void write_appendix_head(FILE *md, const char *date, const char *main_name);
 /* The family's cases, their batches in ministat form (written to r->md,
- * which main() points at a buffer: the appendix comes after every part). */
+ * which main() points at the appendix file meanwhile). */
 void write_appendix(struct report *r);
+/* The main file's last section: where the per-case blocks are, the
+ * appendix file named appendix_name beside it. */
+void write_appendix_link(FILE *md, const char *appendix_name);
 /* The family's data files, its plots in r->gp, and its plots' section, last
  * in the family's part. */
 void write_plots(struct report *r);
@@ -323,5 +345,35 @@ void families_keep(const struct report *r);
 /* Base of the first family against base of each later one, per ioctl,
  * under the instruction clock; a line saying why when there is one family. */
 void families_write(struct report *r);
+/* The first screen's table of the key cases (docs/bench.md says which and
+ * why): instructions per call on base and patched of every family, the
+ * series' effect on each, and each later family's base against the
+ * first's. */
+void families_key_cases(FILE *md);
+
+/* --- bench/ab_result.c: the first screen ---------------------------------- */
+
+/* The frame benchmarks whose verdicts the first screen shows. */
+enum { RESULT_OFFLOAD, RESULT_CONTROL, RESULT_VIRGL, RESULT_FRAMES };
+
+/* Opens the first screen's record of the family r points at; main() calls
+ * it as each family begins, the sections below fill it. */
+void result_enter(const struct report *r);
+/* The verdicts of a frame benchmark on the family being written, as its
+ * section computed them: the spread rule's and the test's (NULL: none), the
+ * medians with that many decimals, and what stands beside them (a
+ * prediction, what the run can resolve). */
+void result_frame(int which, const struct stats_boot_verdict *spread,
+		  const struct stats_boot_verdict *test, int decimals, const char *note);
+/* Why a frame benchmark has no verdict on the family being written. */
+void result_missing(int which, const char *why);
+/* Which of the family's plots bench/ab_plots.c drew: the GPU-offload runs'
+ * and the per-ioctl one. */
+void result_plots(bool offload, bool micro);
+/* The first screen, after the title: the per-frame verdicts of every family,
+ * the key cases per ioctl and the main plot (its part of r->gp: the
+ * GPU-offload runs of every family that has them, else the first family's
+ * per-ioctl plot). */
+void result_write(struct report *r);
 
 #endif

@@ -2,7 +2,8 @@
  * (6.12) against that of each later one (7.3), per ioctl under the
  * instruction clock, with the rule of the icount sections (bench/ab_micro.c):
  * what the upstream changes between the two versions did to each call, and
- * beside it what the series does on each.
+ * beside it what the series does on each. Also the first screen's key cases,
+ * from the same kept values.
  */
 #include <errno.h>
 #include <math.h>
@@ -188,4 +189,99 @@ void families_write(struct report *r)
 		}
 		write_pair(r, &kept[0], &kept[i]);
 	}
+}
+
+/* The first screen's cases, few enough to read at a glance (docs/bench.md,
+ * *The first screen*, says why these): the floor, the unit of the series'
+ * goals (× floor); the one-handle waits, on a signalled fence or point, the
+ * series' fast path, and as a frame makes them, the full path its
+ * prediction prices; a SIGNAL, which allocates a fence a call; the
+ * compositor's release, once a frame; and two arrays of 64 handles, past
+ * the on-stack fast path, where 7.3's XArray lookup costs the most. */
+static const struct {
+	const char *name;
+	unsigned handles;
+	const char *what;
+} key_cases[] = {
+	{ "floor", 0, "the cheapest ioctl through `drm_ioctl()` (a control)" },
+	{ "wait", 1, "WAIT on one signalled fence" },
+	{ "timeline_wait", 1, "TIMELINE_WAIT on a point flagged signalled" },
+	{ "timeline_wait_pending", 1, "a frame's wait: the full wait path" },
+	{ "signal", 1, "SIGNAL: a new fence each call" },
+	{ "timeline_signal", 1, "the compositor's release, once a frame" },
+	{ "wait", 64, "an array past the on-stack fast path" },
+	{ "query", 64, "an array read without a wait" },
+};
+
+/* "base → patched", × floor of each, and the series' effect of case c of
+ * family f (NULL: not measured there). */
+static void write_key_cells(FILE *md, const struct kept_family *f, const struct kept_case *c)
+{
+	const struct kept_case *fl = kept_case(f, "floor", 0);
+	if (!c) {
+		fputs(" – | – | – |", md);
+		return;
+	}
+	struct stats_boot_verdict v, fv;
+	char effect[32];
+	compare(c, 0, c, 1, &v);
+	series_effect(effect, sizeof(effect), c);
+	fprintf(md, " %.0f → %.0f |", v.median_ref, v.median);
+	if (fl) {
+		compare(fl, 0, fl, 1, &fv);
+		fprintf(md, " %.2f → %.2f |", v.median_ref / fv.median_ref, v.median / fv.median);
+	} else {
+		fputs(" – |", md);
+	}
+	fprintf(md, " %s |", effect);
+}
+
+void families_key_cases(FILE *md)
+{
+	if (!nkept || !kept[0].n) {
+		fprintf(md, "No icount microbenchmark in this run.\n\n");
+		return;
+	}
+	fputs("| case | what it stands for |", md);
+	for (int i = 0; i < nkept; i++)
+		fprintf(md, " Linux %s: base → patched | × floor | series on %s |", kept[i].name,
+			kept[i].name);
+	for (int i = 1; i < nkept; i++)
+		fprintf(md, " %s base vs %s base |", kept[i].name, kept[0].name);
+	fputs("\n|---|---|", md);
+	for (int i = 0; i < nkept; i++)
+		fputs("--:|--:|--:|", md);
+	for (int i = 1; i < nkept; i++)
+		fputs("--:|", md);
+	fputc('\n', md);
+	for (size_t j = 0; j < sizeof(key_cases) / sizeof(key_cases[0]); j++) {
+		const struct kept_case *c[MAX_FAMILIES];
+		int have = 0;
+		for (int i = 0; i < nkept; i++)
+			have += (c[i] = kept_case(&kept[i], key_cases[j].name, key_cases[j].handles)) != NULL;
+		if (!have)
+			continue;
+		fprintf(md, "| %s/%u | %s |", key_cases[j].name, key_cases[j].handles, key_cases[j].what);
+		for (int i = 0; i < nkept; i++)
+			write_key_cells(md, &kept[i], c[i]);
+		for (int i = 1; i < nkept; i++) {
+			struct stats_boot_verdict v;
+			if (!c[0] || !c[i]) {
+				fputs(" – |", md);
+				continue;
+			}
+			compare(c[0], 0, c[i], 0, &v);
+			if (v.proven)
+				fprintf(md, " %+.2f %% |", 100 * v.rel);
+			else
+				fputs(" none proven |", md);
+		}
+		fputc('\n', md);
+	}
+	fprintf(md, "\nInstructions per call (user + kernel), the median of the per-boot medians; "
+		    "× floor: against the floor of the same kernel, the unit of the series' goals "
+		    "(docs/kernel-patches.md). *Series*: patched against base, and *base vs base*: the "
+		    "families' unpatched kernels, by the spread rule (a change, or none proven). Why "
+		    "these cases: docs/bench.md, *The first screen*; every case is in each family's "
+		    "*Per-ioctl cost, icount mode*.\n\n");
 }

@@ -317,6 +317,7 @@ void write_offload(struct report *r)
 		fprintf(md, "## %s, Linux %s\n\nNot measured in this run (`tools/report --offload-secs 0` "
 			    "or `--no-frame`, or the family not in `--offload-families`: `--quick` runs it on "
 			    "6.12 only).\n\n", title, r->fam);
+		result_missing(RESULT_OFFLOAD, "not measured in this run (`--offload-families`)");
 		return;
 	}
 	if (!section_on_both(r, title, "GPU-offload runs", offload[0][SYNC_EXPLICIT].runs,
@@ -434,6 +435,20 @@ void write_offload(struct report *r)
 			    "of the reports up to 2026-12-05) the prediction would be %+.0f, a ratio of "
 			    "%.2f.", signalled, did / signalled);
 	fputs("\n\n", md);
+	char note[256];
+	if (isnan(did))
+		snprintf(note, sizeof(note), "no control: no syncobj share");
+	else if (isnan(ratio))
+		snprintf(note, sizeof(note), "syncobj share %+.0f instr/frame; no prediction", did);
+	else
+		snprintf(note, sizeof(note), "syncobj share %+.0f instr/frame; measured / predicted %.2f",
+			 did, ratio);
+	result_frame(RESULT_OFFLOAD, &v[SYNC_EXPLICIT], &t[SYNC_EXPLICIT], 2, note);
+	if (have_offload(SYNC_NONE))
+		result_frame(RESULT_CONTROL, &v[SYNC_NONE], &t[SYNC_NONE], 2,
+			     "no syncobj calls: must not move");
+	else
+		result_missing(RESULT_CONTROL, "not measured in this run");
 	printf("offload frames/s: base %.2f, patched %.2f: %s; control: %s; measured/predicted %.2f\n",
 	       v[SYNC_EXPLICIT].median_ref, v[SYNC_EXPLICIT].median, v[SYNC_EXPLICIT].verdict,
 	       have_offload(SYNC_NONE) ? v[SYNC_NONE].verdict : "none", ratio);

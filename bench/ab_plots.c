@@ -1,6 +1,6 @@
 /* What follows the sections: the plots of each family (their data files,
  * their part of the gnuplot script and the section that shows them), and
- * the appendix (every case's batches in ministat form).
+ * the appendix (every case's batches in ministat form), a file of its own.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -10,13 +10,26 @@
 
 #include "ab-report.h"
 
-void write_appendix_head(FILE *md)
+void write_appendix_head(FILE *md, const char *date, const char *main_name)
 {
+	fprintf(md, "# A/B benchmark, appendix: ministat form per case\n\n"
+		    "The per-case blocks of [%s](%s), the report of %s: every microbenchmark case's "
+		    "batches in ministat form. They pool the batch samples of all boots, so they show the "
+		    "precision within boots only; the verdicts, from one value per boot, are in the "
+		    "report.\n\n", main_name, main_name, date);
 	fprintf(md, "## Appendix: ministat form per case (x base, + patched; batch samples of all "
 		    "boots, so within-boot precision only)\n\n"
 		    "ministat's one-pass variance can cancel below 0 on equal values, and then "
 		    "it prints `-nan` as the stddev; the report's own statistics use two "
 		    "passes.\n\n");
+}
+
+void write_appendix_link(FILE *md, const char *appendix_name)
+{
+	fprintf(md, "## Appendix\n\nThe ministat form of every case (x base, + patched; the batch "
+		    "samples of all boots, so within-boot precision only) is in [%s](%s), a block per "
+		    "case, family and mode: most of the lines of the report and none of its "
+		    "verdicts.\n", appendix_name, appendix_name);
 }
 
 void write_appendix(struct report *r)
@@ -150,4 +163,5 @@ void write_plots(struct report *r)
 		plot_frames(r);
 	if (!micro && !fps && !have_offload(SYNC_EXPLICIT))
 		fprintf(r->md, "None: no icount or frame runs on both kernels.\n\n");
+	result_plots(have_offload(SYNC_EXPLICIT), micro);
 }

@@ -281,6 +281,7 @@ void virgl_write(struct report *r)
 		fprintf(md, "## %s, Linux %s\n\nNot measured in this run (`tools/report --virgl-rounds 0`, "
 			    "or the family not in `--virgl-families`: by default 6.12 only, docs/bench.md "
 			    "says why).\n\n", title, r->fam);
+		result_missing(RESULT_VIRGL, "not measured in this run (`--virgl-families`: 6.12 by default)");
 		return;
 	}
 	if (!section_on_both(r, title, "virgl runs", virgl[0].runs, virgl[1].runs))
@@ -383,6 +384,15 @@ void virgl_write(struct report *r)
 						    "**the predicted effect is below it: this run cannot "
 						    "resolve it, whatever the verdict says**",
 			100 * sv[V_FRAME].cv, nbuf, sv[V_FRAME].n_ref, sv[V_FRAME].n);
+	char note[256] = "no icount microbenchmark: no prediction";
+	if (!isnan(predicted) && !sv[V_FRAME].tested)
+		snprintf(note, sizeof(note), "predicted %+.0f (%+.3f %%); too few boots to resolve "
+			 "anything", predicted, 100 * predicted / base);
+	else if (!isnan(predicted))
+		snprintf(note, sizeof(note), "predicted %+.0f (%+.3f %%), %s the %.0f (%.3f %%) this run "
+			 "resolves", predicted, 100 * predicted / base,
+			 resolve < fabs(predicted) ? "above" : "**below**", resolve, 100 * resolve / base);
+	result_frame(RESULT_VIRGL, &sv[V_FRAME], &tv[V_FRAME], 0, note);
 	printf("virgl busy instr/client frame: base %.0f, patched %.0f: %s (test: %s); predicted %+.0f\n",
 	       sv[V_FRAME].median_ref, sv[V_FRAME].median, sv[V_FRAME].verdict, tv[V_FRAME].verdict,
 	       predicted);

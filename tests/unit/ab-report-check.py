@@ -8,7 +8,9 @@ controls that must not be, a floor whose wall-clock time differs between the
 kernel builds (as measured under TCG) that must be flagged as a differing
 control and must not leak into the other cases, exact icount values; two
 kernel families (raw/6.12, raw/7.3), each with its part, and their base
-kernels compared per ioctl; a raw directory without families read as 6.12.
+kernels compared per ioctl; a raw directory without families read as 6.12;
+the result first (the per-frame verdicts, the key cases, the plot) and the
+per-case blocks in an appendix file of their own, linked.
 Also checks that a JSON line lacking a key the report needs stops it, naming
 the file and the key. Each check is a subtest with a PASS/FAIL line (and a JSON
 line in $SYNCWAY_TEST_JSON, like tests/lib/harness.h); ends with
@@ -112,13 +114,14 @@ VIRGL_BUSY = {'base': [(70000 + j, 1100000) for j in (0, 20, 40, 60)],
               'patched': [(69000 + j, 1100000) for j in (0, 20, 40, 60)]}
 # Per client frame: the compositor's calls (TIMELINE_WAIT 1.2, of which 0.7
 # timed out on a pending point), the client's (a render sync_file into the
-# acquire point: CREATE, IMPORT_SYNC_FILE, TRANSFER, DESTROY; an EVENTFD for
-# the release).
+# acquire point: CREATE, IMPORT_SYNC_FILE, TRANSFER, DESTROY on 6.12, one
+# FD_TO_HANDLE with the point on 7.3; an EVENTFD for the release).
 VIRGL_COMP = {'timeline_wait': (24, 14), 'timeline_signal': (20, 0), 'eventfd': (8, 0)}
-VIRGL_CLIENT = ('create', 'import_sync_file', 'transfer', 'destroy', 'eventfd')
+VIRGL_CLIENT = {'6.12': ('create', 'import_sync_file', 'transfer', 'destroy', 'eventfd'),
+                '7.3': ('import_sync_file_point', 'eventfd')}
 
 
-def virgl_files(raw, kernel, r, busy):
+def virgl_files(raw, kernel, r, busy, family):
     """One virgl run: busy-window's line, syncway's commit and frame lines
     (1000 commits, 400 of them waited on, and 50 presented frames in the
     window; more outside it), the client's summary of 2000 frames."""
@@ -147,7 +150,7 @@ def virgl_files(raw, kernel, r, busy):
         f.write(json.dumps({'type': 'frame', 'seq': 0, 'result': 'presented'},
                            separators=(',', ':')) + '\n')
         f.write(json.dumps({'type': 'summary', 'committed': 2000,
-                            'syncobj': {k: [2000, 2000000, 0, 0] for k in VIRGL_CLIENT}},
+                            'syncobj': {k: [2000, 2000000, 0, 0] for k in VIRGL_CLIENT[family]}},
                            separators=(',', ':')) + '\n')
 
 
@@ -175,7 +178,7 @@ def fabricate(top, wall_boots=WALL_BOOTS, family='6.12', icount=ICOUNT, flat=Fal
             for sync in ('explicit', 'none'):
                 offload_files(raw, kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r])
         for r, busy in enumerate(VIRGL_BUSY[kernel]):
-            virgl_files(raw, kernel, r + 1, busy)
+            virgl_files(raw, kernel, r + 1, busy, family)
         # Rounds 1 and 4 a little slower on both kernels: boots alternate,
         # so a busy host slows the base and the patched boot of a round.
         for r in range(wall_boots):
@@ -207,9 +210,13 @@ class Tool:
                                                                         p.stderr.strip()))
         md = ''
         self.stdout = p.stdout
+        self.out = out
         if status == 0:
             with open(os.path.join(out, 'ab.md')) as f:
                 md = f.read()
+            # the per-case ministat blocks, a file of their own beside it
+            with open(os.path.join(out, 'ab-appendix.md')) as f:
+                self.appendix = f.read()
         return md, p.stderr
 
     def raw(self, name, **kw):
@@ -458,6 +465,13 @@ def two_families(t):
           row(table, 'wait', 1))
     check('(fix)' not in section(md, '## Instructions per call after each patch, Linux 6.12'),
           'a fix in the 6.12 table')
+    # 7.3's client imports its render sync_file at the point in one call
+    virgl = section(md, '## Frame benchmark: real GPU fences on virgl under the instruction clock, Linux 7.3')
+    check('| client | import_sync_file_point | 1.000 | – | – | not benchmarked |' in virgl,
+          'no one-call import in the 7.3 prediction: %s' % virgl)
+    check('| client | create |' not in virgl, 'a four-call import on 7.3: %s' % virgl)
+    check('| import_sync_file_point | 0.000 | 1.000 | 0.000 | 0.000 |' in virgl,
+          '7.3 model table: %s' % virgl)
     # the base kernels side by side
     fams = section(md, '## Linux 6.12 vs 7.3: the base kernels per ioctl, icount')
     check('`CONFIG_PREEMPT_VOLUNTARY`' in fams and '`CONFIG_PREEMPT_LAZY`' in fams, 'preemption models')
@@ -477,10 +491,63 @@ def two_families(t):
           'one family only are left out.' in fams, 'summary: %s' % fams)
     check('Linux 6.12 vs 7.3 base kernels: of 9 cases, 3 more instructions on 7.3, 1 fewer' in t.stdout,
           t.stdout)
-    # the appendix after every part, a block per family
-    appendix = md.index('## Appendix')
-    check(appendix > md.index('## Linux 6.12 vs 7.3'), 'appendix before the comparison')
-    check('### Linux 7.3, icount, wait, 1 handles' in md[appendix:], 'no 7.3 appendix')
+    # the appendix in its own file, linked last, a block per family
+    check(md.index('## Appendix') > md.index('## Linux 6.12 vs 7.3'), 'appendix before the comparison')
+    check('[ab-appendix.md](ab-appendix.md)' in section(md, '## Appendix'), 'no link to the appendix')
+    for f in ('6.12', '7.3'):
+        check('### Linux %s, icount, wait, 1 handles\n\n```\n' % f in t.appendix, 'no %s appendix' % f)
+    check('[ab.md](ab.md)' in t.appendix, 'no link back from the appendix')
+    check('### Linux 6.12, icount,' not in md and '### Linux 7.3, wall,' not in md,
+          'per-case blocks in the main file')
+    first_screen(t, md)
+
+
+def first_screen(t, md):
+    """The result before everything else: each family's per-frame verdicts,
+    the key cases and the main plot, then the run and the parts."""
+    top = section(md, '## Result')
+    check(md.index('## Result') < md.index('## The run') < md.index('\n| ioctl | handles |'),
+          'the result does not come first')
+    # 6.12: base 12000.5 and 12003.7, patched 12515.2 and 12519.6: +4.29 %
+    check('| 6.12 | GPU-offload model, explicit sync: client frames per guest second | 2 / 2 | '
+          '12002.10 | 12517.40 | +4.293 % | **+4.29 %** | No difference proven (2 boots a side; '
+          '≥ 4 needed) | syncobj share ' in top, 'offload row: %s' % top)
+    check(re.search(r'\| 6\.12 \| GPU-offload model, no sync \(the control\).*\*\*No difference proven', top),
+          'control row: %s' % top)
+    check(re.search(r'\| 7\.3 \| virgl, real GPU fences: busy instructions per client frame \| 4 / 4 \| '
+                    r'1170030 \| 1169030 \| -0\.085 % \| \*\*-0\.09 %\*\* \|', top), 'virgl row: %s' % top)
+    # wait/1: floors 494 and 520, the series -35.51 % and -38.10 %, 7.3's base +137
+    check('| wait/1 | WAIT on one signalled fence | 1963 → 1266 | 3.97 → 2.56 | -35.51 % | '
+          '2100 → 1300 | 4.04 → 2.50 | -38.10 % | +6.98 % |' in top, 'key wait/1: %s' % top)
+    check('| floor/0 |' in top and '| wait/64 |' not in top, 'key cases not measured: %s' % top)
+    check(len(re.findall(r'^\| (6\.12|7\.3) \| ', top, re.M)) == 6, 'per-frame rows: %s' % top)
+    check(len(re.findall(r'^\| \w+/\d+ \| ', top, re.M)) == 5, 'key rows (signal/1 unmeasured): %s' % top)
+    check('![GPU-offload client frames per guest second, every boot](ab-result.png)' in top, 'no plot')
+    with open(os.path.join(t.out, 'ab-plots.gp')) as f:
+        gp = f.read()
+    check("set output 'ab-result.png'" in gp and "'ab-data/7.3/offload.dat' using ($1+4):2" in gp,
+          'result plot: %s' % gp)
+
+
+def main_file_short(t):
+    """With a real run's 45 cases a family (and no wall-clock rounds, as by
+    default), the main file has a row per case and table, the appendix a
+    block: the main file is much the shorter, and the key cases are all
+    there."""
+    many = dict(ICOUNT)
+    for i, name in enumerate(('wait', 'timeline_wait', 'timeline_wait_pending', 'query', 'reset', 'signal',
+                              'timeline_signal')):
+        for h in (1, 2, 4, 5, 8, 64):
+            v = 1000 + 100 * i + 50 * h
+            many[(name, h)] = ([v, v], [v - 300, v - 300])
+    md, _ = t.run(t.raw('raw-many', icount=many, wall_boots=0))
+    lines, appendix = len(md.splitlines()), len(t.appendix.splitlines())
+    check(3 * lines < appendix, 'main file %d lines, appendix %d' % (lines, appendix))
+    top = section(md, '## Result')
+    check(len(re.findall(r'^\| \w+/\d+ \| ', top, re.M)) == 8, 'key rows: %s' % top)
+    # query/64: 1000 + 300 + 3200 on base, 300 less patched, the floor 494
+    check('| query/64 | an array read without a wait | 4500 → 4200 | 9.11 → 8.50 | -6.67 % |' in top,
+          'key query/64: %s' % top)
 
 
 def one_family(t):
@@ -501,6 +568,8 @@ def one_family(t):
                   '## Per-ioctl cost, wall mode, Linux 7.3', '## Frame benchmark (wall clock), Linux 7.3'):
         check(section(md, title).startswith(title + '\n\nNot measured in this run'), 'no word: %s' % title)
     check('.png' in section(md, '## Plots, Linux 7.3') and 'fps.png' not in md, 'plots without frames')
+    # no GPU-offload runs: the first screen shows the per-ioctl plot
+    check('](ab-7.3-micro.png)' in section(md, '## Result'), 'first screen: %s' % section(md, '## Result'))
 
 
 def flat_is_612(t):
@@ -547,7 +616,7 @@ def optional_key_is_optional(t):
 
 
 CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, virgl_frames, per_patch_table, hardened_table,
-          two_families, one_family, flat_is_612, missing_keys_stop, optional_key_is_optional]
+          two_families, main_file_short, one_family, flat_is_612, missing_keys_stop, optional_key_is_optional]
 
 
 def main():
