@@ -125,7 +125,7 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 wait $pid
 status=$?
 cp "$out"/* "$results/"
-grep -E '^syncway: HEADLESS-1: [0-9]+ frames presented' "$out/syncway.log" >&2
+grep -E '^syncway: (HEADLESS-1: [0-9]+ frames presented|open fds: |heap: )' "$out/syncway.log" >&2
 cat "$out"/client-*.log >&2
 [ -f "$out/killed-runs" ] && echo "soak: the killed client was started $(cat "$out/killed-runs") times" >&2
 echo "soak: syncway exited with status $status" >&2

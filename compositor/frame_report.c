@@ -306,8 +306,12 @@ void frame_report_summary(const struct sw_frame_stats *stats)
 		(unsigned long long)sw_syncobj_stats_count(syncobj),
 		(unsigned long long)sw_syncobj_stats_errors(syncobj));
 	sw_syncobj_stats_print(stderr, "syncway:   ", syncobj);
-	if (b->total >= 0 && a->total >= 0)
+	if (b->total >= 0 && a->total >= 0) {
 		print_fd_check(b, a);
+		fprintf(stderr, "syncway: heap: %zu B in use before clients, %zu B after they left "
+			"(%+lld B)\n", stats->heap_before, stats->heap_after,
+			(long long)stats->heap_after - (long long)stats->heap_before);
+	}
 
 	FILE *f = stats->json;
 	if (!f)
@@ -327,8 +331,9 @@ void frame_report_summary(const struct sw_frame_stats *stats)
 	fputs(",\"syncobj\":", f);
 	sw_syncobj_stats_write_json(f, syncobj, false);
 	fprintf(f, ",\"fds_before\":%d,\"fds_after\":%d,\"fds_leaked_sync\":%d,"
-		"\"fds_leaked_sockets\":%d", b->total, a->total, (a->eventfd - b->eventfd) +
-		(a->syncobj - b->syncobj) + (a->sync_file - b->sync_file), a->sockets - b->sockets);
+		"\"fds_leaked_sockets\":%d,\"heap_before\":%zu,\"heap_after\":%zu", b->total, a->total,
+		(a->eventfd - b->eventfd) + (a->syncobj - b->syncobj) + (a->sync_file - b->sync_file),
+		a->sockets - b->sockets, stats->heap_before, stats->heap_after);
 	if (stats->server->loop_stats)
 		sw_loop_stats_write_json(stats->server->loop_stats, f);
 	if (stats->have_sync_counters) {

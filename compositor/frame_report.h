@@ -160,6 +160,9 @@ struct sw_frame_stats {
 	uint32_t next_surface_id;
 	int64_t start_ns;
 	struct sw_fd_count fds_before, fds_after;
+	/* malloc's bytes in use at the same two moments: what clients that
+	 * came and went left behind, to the byte (RSS moves by pages). */
+	size_t heap_before, heap_after;
 	bool have_sync_counters;
 	struct sw_explicit_sync_counters sync_counters;
 

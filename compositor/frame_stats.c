@@ -740,10 +740,14 @@ struct sw_frame_stats *sw_frame_stats_create(struct sw_server *server)
 
 void sw_frame_stats_mark_fds(struct sw_frame_stats *stats, bool clients_gone)
 {
-	if (clients_gone)
+	size_t heap_free;
+	if (clients_gone) {
 		stats->fds_after = count_fds();
-	else
+		heap_bytes(&stats->heap_after, &heap_free);
+	} else {
 		stats->fds_before = count_fds();
+		heap_bytes(&stats->heap_before, &heap_free);
+	}
 }
 
 void sw_frame_stats_explicit_sync_done(struct sw_frame_stats *stats,
