@@ -10,7 +10,7 @@
 #include <wlr/util/log.h>
 
 #include "cursor_shape.h"
-#include "loop_stats.h"
+#include "cursor_theme.h"
 #include "server.h"
 
 struct sw_cursor_shape {
@@ -28,10 +28,7 @@ static void handle_request_set_shape(struct wl_listener *listener, void *data)
 	if (event->device_type != WLR_CURSOR_SHAPE_MANAGER_V1_DEVICE_TYPE_POINTER ||
 	    server->seat->pointer_state.focused_client != event->seat_client)
 		return;
-	/* The first image of a shape may read the theme from disk. */
-	sw_loop_stats_note(server->loop_stats, "cursor image");
-	wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr,
-			       wlr_cursor_shape_v1_name(event->shape));
+	sw_cursor_set_image(server, wlr_cursor_shape_v1_name(event->shape));
 }
 
 void cursor_shape_init(struct sw_server *server)

@@ -24,6 +24,7 @@
 #include <wlr/util/log.h>
 #include <xkbcommon/xkbcommon.h>
 
+#include "cursor_theme.h"
 #include "idle.h"
 #include "layer_shell.h"
 #include "loop_stats.h"
@@ -228,30 +229,12 @@ static void handle_new_virtual_pointer(struct wl_listener *listener, void *data)
 					       event->suggested_output);
 }
 
-/* The cursor theme at the scale of every output in the layout, loaded when
- * the output comes or changes scale. wlroots loads a scale at the first
- * cursor image shown on an output of that scale: reading and decoding
- * every cursor of the theme, a long turn of the event loop at the first
- * motion over the desktop (docs/compositor.md).
- * Loading a new scale off the event loop is still to do: it takes the turn
- * of the change (and wlroots takes it there too when the cursor shows a
- * theme image then). */
+/* A new scale is read off the loop too, once the cursor was wanted
+ * (compositor/cursor_theme.c). */
 static void handle_layout_change(struct wl_listener *listener, void *data)
 {
 	struct sw_server *server = wl_container_of(listener, server, layout_change);
-	struct wlr_output_layout_output *l_output;
-	wl_list_for_each(l_output, &server->output_layout->outputs, link) {
-		float scale = l_output->output->scale;
-		struct wlr_xcursor_manager_theme *theme;
-		bool loaded = false;
-		wl_list_for_each(theme, &server->cursor_mgr->scaled_themes, link)
-			loaded = loaded || theme->scale == scale;
-		if (loaded)
-			continue;
-		sw_loop_stats_note(server->loop_stats, "cursor theme");
-		if (!wlr_xcursor_manager_load(server->cursor_mgr, scale))
-			wlr_log(WLR_ERROR, "cannot load the cursor theme at scale %.2f", scale);
-	}
+	sw_cursor_themes_layout_changed(server->cursor_themes);
 }
 
 static void handle_request_cursor(struct wl_listener *listener, void *data)
@@ -259,8 +242,10 @@ static void handle_request_cursor(struct wl_listener *listener, void *data)
 	struct sw_server *server = wl_container_of(listener, server, request_cursor);
 	struct wlr_seat_pointer_request_set_cursor_event *event = data;
 	/* Only the client with pointer focus may set the cursor image. */
-	if (server->seat->pointer_state.focused_client == event->seat_client)
+	if (server->seat->pointer_state.focused_client == event->seat_client) {
+		sw_cursor_drop_pending(server);
 		wlr_cursor_set_surface(server->cursor, event->surface, event->hotspot_x, event->hotspot_y);
+	}
 }
 
 static void handle_request_set_selection(struct wl_listener *listener, void *data)
@@ -374,10 +359,8 @@ static void process_cursor_motion(struct sw_server *server, uint32_t time)
 	view_at(server, server->cursor->x, server->cursor->y, &surface, &sx, &sy);
 	/* Over a surface, the cursor is the one its client sets (X11 and
 	 * layer surfaces too, which are no views). */
-	if (!surface) {
-		sw_loop_stats_note(server->loop_stats, "cursor image");
-		wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr, "default");
-	}
+	if (!surface)
+		sw_cursor_set_image(server, "default");
 	if (surface) {
 		wlr_seat_pointer_notify_enter(server->seat, surface, sx, sy);
 		wlr_seat_pointer_notify_motion(server->seat, time, sx, sy);
@@ -488,10 +471,12 @@ void input_init(struct sw_server *server)
 		setenv("XCURSOR_SIZE", "24", 1);
 	}
 	server->cursor_mgr = wlr_xcursor_manager_create(theme, (uint32_t)size);
+	server->cursor_themes = sw_cursor_themes_create(server);
+	if (!server->cursor_mgr || !server->cursor_themes) {
+		wlr_log(WLR_ERROR, "cursor theme: out of memory");
+		abort();
+	}
 	wlr_log(WLR_INFO, "cursor theme %s, size %ld", theme ? theme : "(default)", size);
-	/* Scale 1 now, the scales of outputs as they come (see above). */
-	if (!wlr_xcursor_manager_load(server->cursor_mgr, 1))
-		wlr_log(WLR_ERROR, "cannot load the cursor theme");
 	server->layout_change.notify = handle_layout_change;
 	wl_signal_add(&server->output_layout->events.change, &server->layout_change);
 
@@ -566,6 +551,7 @@ void input_finish(struct sw_server *server)
 	server->placeholder_keyboard.keymap = NULL;
 	xkb_keymap_unref(server->keymap);
 	server->keymap = NULL;
+	sw_cursor_themes_destroy(server->cursor_themes);
 	wlr_xcursor_manager_destroy(server->cursor_mgr);
 	wlr_cursor_destroy(server->cursor);
 }

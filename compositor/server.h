@@ -20,6 +20,7 @@ struct sw_output_power;
 struct sw_gamma_control;
 struct sw_pointer_constraints;
 struct sw_cursor_shape;
+struct sw_cursor_themes;
 struct sw_foreign_toplevel;
 struct sw_foreign_toplevel_handle;
 struct sw_activation;
@@ -136,7 +137,8 @@ struct sw_server {
 	struct wl_list views; /* sw_view.link, front to back */
 
 	struct wlr_cursor *cursor;
-	struct wlr_xcursor_manager *cursor_mgr; /* loaded at every output's scale */
+	struct wlr_xcursor_manager *cursor_mgr; /* read at every output's scale... */
+	struct sw_cursor_themes *cursor_themes; /* ...off the loop, once wanted */
 	struct wl_listener layout_change;
 	struct wl_listener cursor_motion;
 	struct wl_listener cursor_motion_absolute;

@@ -203,7 +203,7 @@ echo "# long turns before the session (start-up): $(awk '
 	/^stalls: step / { exit }
 	/event loop: a turn took / { n++ }
 	END { print n + 0 }' "$log")"
-grep '^syncway: event loop:' "$log" | sed 's/^/# /'
+grep -a '^syncway: event loop:' "$log" | sed 's/^/# /'
 
 for step in $steps; do
 	if ! grep -q "^stalls: step $step\$" "$log"; then
@@ -223,7 +223,7 @@ for step in $steps; do
 done
 echo "# rescale (not a subtest): $(awk '$1 == "rescale" { printf "%s ", $3 }' "$long")"
 if grep -q '^stalls: the output could not be turned on' "$log"; then
-	result output-turned-on-again skip "wlr-randr --on failed: $(grep 'output management:' "$log" | tail -n 1 | cut -c1-120)"
+	result output-turned-on-again skip "wlr-randr --on failed: $(grep -a 'output management:' "$log" | tail -n 1 | cut -c1-120)"
 elif grep -q '^stalls: step end$' "$log"; then
 	result output-turned-on-again pass
 fi
