@@ -58,6 +58,7 @@
 #include "foreign_toplevel.h"
 #include "activation.h"
 #include "shortcuts_inhibit.h"
+#include "heap_trim.h"
 #include "security_context.h"
 #include "server.h"
 
@@ -669,6 +670,7 @@ int main(int argc, char *argv[])
 	activation_init(&server);
 	shortcuts_inhibit_init(&server);
 	security_context_init(&server);
+	heap_trim_init(&server);
 	if (!options.no_xwayland)
 		xwayland_init(&server);
 
@@ -763,6 +765,7 @@ int main(int argc, char *argv[])
 		(unsigned long long)held_counters.most, (unsigned long long)held_counters.refused,
 		(unsigned long long)held_counters.clients_cut_off);
 	sw_frame_stats_mark_fds(server.frame_stats, true);
+	heap_trim_finish(&server);
 	security_context_finish(&server);
 	shortcuts_inhibit_finish(&server);
 	activation_finish(&server);

@@ -21,6 +21,7 @@ struct sw_gamma_control;
 struct sw_pointer_constraints;
 struct sw_cursor_shape;
 struct sw_cursor_themes;
+struct sw_heap_trim;
 struct sw_foreign_toplevel;
 struct sw_foreign_toplevel_handle;
 struct sw_activation;
@@ -179,6 +180,7 @@ struct sw_server {
 	struct sw_activation *activation; /* activation.c */
 	struct sw_shortcuts_inhibit *shortcuts_inhibit; /* shortcuts_inhibit.c */
 	struct sw_security_context *security_context; /* security_context.c */
+	struct sw_heap_trim *heap_trim; /* heap_trim.c */
 
 	pid_t child_pid; /* the -s command, 0 when none runs */
 	int child_status;
