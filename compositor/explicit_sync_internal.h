@@ -14,6 +14,7 @@
 #include "explicit_sync.h"
 
 struct sw_syncobj_stats;
+struct wlr_buffer;
 
 struct sw_explicit_sync {
 	struct sw_server *server;
@@ -34,6 +35,14 @@ struct sw_explicit_sync {
 	 * Nothing but its retiring says such a frame is done reading. */
 	uint64_t unfenced_frame;
 	bool unfenced_logged;
+	/* The render target of the newest frame rendered while no release
+	 * tracker existed, whose fence was not taken then (the frame's
+	 * number: stale_frame), or NULL. Such a frame read no buffer with a
+	 * pending release point; its fence is taken only once one could need
+	 * it (release.c: collect_stale_fence). */
+	struct wlr_buffer *stale_target;
+	uint64_t stale_frame;
+	struct wl_listener stale_target_destroy;
 
 	struct wl_list queues;   /* sw_wait_queue.link */
 	struct wl_list clients;  /* sw_sync_client.link */

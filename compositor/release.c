@@ -3,7 +3,9 @@
  * release point is signalled from the CPU (pixman) or takes the fence of
  * the render jobs submitted so far (GPU renderers), after the frames that
  * had no fence have retired. The render fence is collected here too, frame
- * by frame (sw_explicit_sync_frame_rendered). */
+ * by frame while a release tracker exists (sw_explicit_sync_frame_rendered);
+ * a frame rendered while none does reads no buffer with a pending release
+ * point, and its fence is taken only when a tracker comes. */
 #include "release.h"
 
 #include <errno.h>
@@ -143,12 +145,19 @@ void handle_frames_retired(struct wl_listener *listener, void *data)
 	}
 }
 
+static void collect_stale_fence(struct sw_explicit_sync *sync);
+
 bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buffer,
 		    struct sw_imported_timeline *timeline, uint64_t point)
 {
 	struct sw_release *release = calloc(1, sizeof(*release));
 	if (!release)
 		return false;
+	/* The frames rendered before this commit while no tracker existed may
+	 * have read this buffer (committed again, earlier without a release
+	 * point): their fence joins the render fence before any release can
+	 * take it. */
+	collect_stale_fence(sync);
 	release->sync = sync;
 	release->timeline = timeline_ref(timeline);
 	release->point = point;
@@ -166,6 +175,11 @@ bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buffer,
 
 void release_trackers_finish(struct sw_explicit_sync *sync)
 {
+	/* The swapchains may outlive this: no listener on their buffers. */
+	if (sync->stale_target) {
+		wl_list_remove(&sync->stale_target_destroy.link);
+		sync->stale_target = NULL;
+	}
 	/* Nothing renders any more: released buffers' points can go now
 	 * (on the render fence where there is one).
 	 * Buffers still referenced (by what, at this point?) are dropped
@@ -209,19 +223,23 @@ static int buffer_write_fence(struct wlr_buffer *buffer, const char **why)
 	return export.fd;
 }
 
-void sw_explicit_sync_frame_rendered(struct sw_explicit_sync *sync, struct wlr_buffer *target)
+/* Takes the fence of the frame numbered frame, which rendered into
+ * target, into the render fence; fresh: the frame was submitted just now,
+ * so a fence already signalled means that the renderer fences nothing. */
+static void collect_fence(struct sw_explicit_sync *sync, struct wlr_buffer *target, uint64_t frame,
+			  bool fresh)
 {
-	if (!sync->release_after_frames)
-		return;
 	const char *why = NULL;
 	int fence = buffer_write_fence(target, &why);
 	if (fence < 0) {
-		/* The frame being committed gets the next number. */
-		sync->unfenced_frame = sync->server->frames_committed + 1;
-		if (!sync->unfenced_logged)
+		/* Done already or never fenced: nothing but the frame's
+		 * retiring tells those apart for an older frame. */
+		if (sync->unfenced_frame < frame)
+			sync->unfenced_frame = frame;
+		if (fresh && !sync->unfenced_logged)
 			wlr_log(WLR_INFO, "explicit sync: a frame without a render fence (%s): "
 				"releases after it wait for it to be presented", why);
-		sync->unfenced_logged = true;
+		sync->unfenced_logged |= fresh;
 		return;
 	}
 	if (sync->render_fence < 0) {
@@ -243,4 +261,55 @@ void sw_explicit_sync_frame_rendered(struct sw_explicit_sync *sync, struct wlr_b
 		sync->render_fence = dup(fence);
 	}
 	close(fence);
+}
+
+static void stale_target_forget(struct sw_explicit_sync *sync)
+{
+	wl_list_remove(&sync->stale_target_destroy.link);
+	sync->stale_target = NULL;
+}
+
+/* The deferred fence of the newest frame rendered without a tracker joins
+ * the render fence. The renderer submits to one queue in order, so that
+ * frame's fence also covers the untracked frames before it. */
+static void collect_stale_fence(struct sw_explicit_sync *sync)
+{
+	struct wlr_buffer *target = sync->stale_target;
+	if (!target)
+		return;
+	stale_target_forget(sync);
+	collect_fence(sync, target, sync->stale_frame, false);
+}
+
+static void handle_stale_target_destroy(struct wl_listener *listener, void *data)
+{
+	/* The swapchain lets its buffer go (a new mode, the output gone): its
+	 * dmabuf is still there while the destroy event runs. */
+	struct sw_explicit_sync *sync = wl_container_of(listener, sync, stale_target_destroy);
+	collect_stale_fence(sync);
+}
+
+void sw_explicit_sync_frame_rendered(struct sw_explicit_sync *sync, struct wlr_buffer *target)
+{
+	if (!sync->release_after_frames)
+		return;
+	/* The frame being committed gets the next number. */
+	uint64_t frame = sync->server->frames_committed + 1;
+	if (wl_list_empty(&sync->releases)) {
+		/* No buffer with a pending release point to read: its fence
+		 * (an export, a poll, a merge, two closes: some 7 k
+		 * instructions a frame on virgl) waits until a tracker comes,
+		 * and a newer frame's target replaces this one. */
+		if (sync->stale_target != target) {
+			if (sync->stale_target)
+				stale_target_forget(sync);
+			sync->stale_target = target;
+			sync->stale_target_destroy.notify = handle_stale_target_destroy;
+			wl_signal_add(&target->events.destroy, &sync->stale_target_destroy);
+		}
+		sync->stale_frame = frame;
+		return;
+	}
+	collect_stale_fence(sync);
+	collect_fence(sync, target, frame, true);
 }
