@@ -6,6 +6,18 @@
 # Uses build, out, renderer, mode_w, mode_h and hz; wrap, a command to run
 # the compositor under (valgrind; default none), and start_tenths, how long
 # to wait for its socket in tenths of a second (default 300).
+# SYNCWAY_PEERS_SCANOUT=0 (tools/vm-run passes SYNCWAY_* into the guest)
+# turns direct scanout off in every wlroots compositor's scene
+# (WLR_SCENE_DISABLE_DIRECT_SCANOUT, read by wlroots 0.18 and 0.20 alike):
+# since wlroots 0.19 (c87ab6465, "Support direct scanout with src crop and
+# dst boxes") the scene hands the output a lone window's buffer wherever the
+# window lies, and the headless backend takes any buffer, so sway 1.12
+# composites nothing for a single window, while wlroots 0.18 (syncway,
+# sway 1.10) scans out only a buffer that covers the whole output. With it
+# off, every compositor composites: the like-for-like frame (docs/peers.md).
+if [ "${SYNCWAY_PEERS_SCANOUT:-1}" = 0 ]; then
+	export WLR_SCENE_DISABLE_DIRECT_SCANOUT=1
+fi
 
 # start_compositor COMP RT: COMP in the background on XDG_RUNTIME_DIR=RT,
 # its output in $out/COMP.log; sets pid, and WAYLAND_DISPLAY once its socket
