@@ -65,6 +65,15 @@ static double bucket_value(int32_t i)
 	return 2 * lo * hi / (lo + hi);
 }
 
+/* The bytes of buckets every stream of the process holds: one program's
+ * streams live on one thread (syncway's event loop). */
+static size_t held_bytes;
+
+size_t stats_stream_bytes(void)
+{
+	return held_bytes;
+}
+
 /* Makes [lo, hi] part of b's range; false when out of memory. */
 static bool buckets_cover(struct stats_stream_buckets *b, int32_t lo, int32_t hi)
 {
@@ -87,6 +96,7 @@ static bool buckets_cover(struct stats_stream_buckets *b, int32_t lo, int32_t hi
 	if (b->len)
 		memcpy(counts + (b->first - first), b->counts, b->len * sizeof(*counts));
 	free(b->counts);
+	held_bytes += (size_t)(len - b->len) * sizeof(*counts);
 	b->counts = counts;
 	b->first = first;
 	b->len = len;
@@ -169,6 +179,7 @@ void stats_stream_free(struct stats_stream *s)
 {
 	free(s->pos.counts);
 	free(s->neg.counts);
+	held_bytes -= (size_t)(s->pos.len + s->neg.len) * sizeof(*s->pos.counts);
 	*s = (struct stats_stream){ 0 };
 }
 

@@ -22,6 +22,7 @@
 #ifndef SYNCWAY_STATS_STREAM_H
 #define SYNCWAY_STATS_STREAM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define STATS_STREAM_REL_ERR 0.005
@@ -48,6 +49,9 @@ int stats_stream_add(struct stats_stream *s, double x);
 /* dst += src; -ENOMEM as stats_stream_add(). */
 int stats_stream_merge(struct stats_stream *dst, const struct stats_stream *src);
 void stats_stream_free(struct stats_stream *s);
+/* The bytes of buckets all streams of the process hold now (not thread
+ * safe: one thread's streams). */
+size_t stats_stream_bytes(void);
 
 /* The value of rank r (0 = the smallest) of the series sorted ascending,
  * within the error bound; NaN when r >= n. */

@@ -309,8 +309,9 @@ void frame_report_summary(const struct sw_frame_stats *stats)
 	if (b->total >= 0 && a->total >= 0) {
 		print_fd_check(b, a);
 		fprintf(stderr, "syncway: heap: %zu B in use before clients, %zu B after they left "
-			"(%+lld B)\n", stats->heap_before, stats->heap_after,
-			(long long)stats->heap_after - (long long)stats->heap_before);
+			"(%+lld B, of which the accounting's series %+lld B)\n", stats->heap_before,
+			stats->heap_after, (long long)stats->heap_after - (long long)stats->heap_before,
+			(long long)stats->series_after - (long long)stats->series_before);
 	}
 
 	FILE *f = stats->json;

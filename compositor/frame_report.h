@@ -163,6 +163,9 @@ struct sw_frame_stats {
 	/* malloc's bytes in use at the same two moments: what clients that
 	 * came and went left behind, to the byte (RSS moves by pages). */
 	size_t heap_before, heap_after;
+	/* Of which the accounting's series (stats_stream_bytes()): bounded,
+	 * but their range widens as new extremes come. */
+	size_t series_before, series_after;
 	bool have_sync_counters;
 	struct sw_explicit_sync_counters sync_counters;
 

@@ -744,9 +744,11 @@ void sw_frame_stats_mark_fds(struct sw_frame_stats *stats, bool clients_gone)
 	if (clients_gone) {
 		stats->fds_after = count_fds();
 		heap_bytes(&stats->heap_after, &heap_free);
+		stats->series_after = stats_stream_bytes();
 	} else {
 		stats->fds_before = count_fds();
 		heap_bytes(&stats->heap_before, &heap_free);
+		stats->series_before = stats_stream_bytes();
 	}
 }
 

@@ -1,7 +1,7 @@
 /* Unit tests of the bounded-memory series (common/stats_stream.c): every
  * quantile within the stated relative error of the exact nearest-rank one
- * on known data, exact count, sum, minimum and maximum, exact merging, and
- * memory that stops growing. */
+ * on known data, exact count, sum, minimum and maximum, exact merging,
+ * memory that stops growing, and the count of bytes all streams hold. */
 #include "harness.h"
 #include "stats.h"
 #include "stats_stream.h"
@@ -182,6 +182,24 @@ static void test_merge_and_memory(void)
 		/* Exact, far beyond the last bucket. */
 		sw_assert(s.max > 100 * STATS_STREAM_MAX_ABS && s.min < -100 * STATS_STREAM_MAX_ABS);
 		stats_stream_free(&s);
+	}
+	sw_subtest("bytes-held-counts-every-stream") {
+		/* stats_stream_bytes() is the buckets of all live streams:
+		 * growing, merging and freeing keep it exact. */
+		size_t base = stats_stream_bytes();
+		struct stats_stream a = { 0 }, b = { 0 };
+		for (int i = 1; i <= 1000; i++) {
+			stats_stream_add(&a, i * 0.01);
+			stats_stream_add(&b, -i * 100.0);
+		}
+		stats_stream_merge(&a, &b);
+		size_t held = (a.pos.len + a.neg.len + b.pos.len + b.neg.len) * sizeof(uint64_t);
+		sw_assert_f(stats_stream_bytes() - base == held, "%zu bytes counted, %zu held",
+			    stats_stream_bytes() - base, held);
+		stats_stream_free(&b);
+		sw_assert(stats_stream_bytes() - base == (a.pos.len + a.neg.len) * sizeof(uint64_t));
+		stats_stream_free(&a);
+		sw_assert_f(stats_stream_bytes() == base, "%zu bytes left", stats_stream_bytes() - base);
 	}
 }
 
