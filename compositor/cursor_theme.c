@@ -155,27 +155,27 @@ static void read_next(struct sw_cursor_themes *themes)
 	read->scale = scale;
 	read->size = server->cursor_mgr->size;
 	read->name = server->cursor_mgr->name ? strdup(server->cursor_mgr->name) : NULL;
+	if (server->cursor_mgr->name && !read->name)
+		goto free_read;
 	read->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (read->done_fd < 0 || (server->cursor_mgr->name && !read->name)) {
-		if (read->done_fd >= 0)
-			close(read->done_fd);
-		free(read->name);
-		free(read);
-		goto on_loop;
-	}
+	if (read->done_fd < 0)
+		goto free_read;
 	read->done_source = wl_event_loop_add_fd(server->loop, read->done_fd, WL_EVENT_READABLE,
 						 handle_read_done, read);
-	if (!read->done_source || pthread_create(&read->thread, NULL, read_theme, read) != 0) {
-		if (read->done_source)
-			wl_event_source_remove(read->done_source);
-		close(read->done_fd);
-		free(read->name);
-		free(read);
-		goto on_loop;
-	}
+	if (!read->done_source)
+		goto close_fd;
+	if (pthread_create(&read->thread, NULL, read_theme, read) != 0)
+		goto remove_source;
 	themes->read = read;
 	return;
 
+remove_source:
+	wl_event_source_remove(read->done_source);
+close_fd:
+	close(read->done_fd);
+free_read:
+	free(read->name);
+	free(read);
 on_loop:
 	/* No thread: read it the way wlroots would, in this turn. */
 	wlr_log(WLR_ERROR, "cursor theme: cannot read it off the event loop; reading it now");
