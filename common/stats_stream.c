@@ -103,12 +103,13 @@ static bool buckets_cover(struct stats_stream_buckets *b, int32_t lo, int32_t hi
 	return true;
 }
 
-/* Adds count to bucket i, or, out of memory, to the nearest one there is
- * (or to the zero bucket of s when b has none). */
+/* Adds count to bucket i, or, out of memory or out of a fixed stream's
+ * range, to the nearest one there is (or to the zero bucket of s when b
+ * has none). */
 static int buckets_add(struct stats_stream *s, struct stats_stream_buckets *b, int32_t i,
 		       uint64_t count)
 {
-	if (buckets_cover(b, i, i)) {
+	if (!s->fixed && buckets_cover(b, i, i)) {
 		b->counts[i - b->first] += count;
 		return 0;
 	}
@@ -116,9 +117,39 @@ static int buckets_add(struct stats_stream *s, struct stats_stream_buckets *b, i
 		s->zero += count;
 	else if (i < b->first)
 		b->counts[0] += count;
-	else
+	else if (i >= b->first + (int32_t)b->len)
 		b->counts[b->len - 1] += count;
-	return -ENOMEM;
+	else
+		b->counts[i - b->first] += count;
+	return s->fixed ? 0 : -ENOMEM;
+}
+
+static bool buckets_reserve(struct stats_stream_buckets *b, int32_t first, int32_t last)
+{
+	uint32_t len = (uint32_t)(last - first + 1);
+	/* malloc() and clear rather than calloc(), which may leave fresh
+	 * pages untouched: they are resident now, and the process's RSS
+	 * does not creep up later as values reach them. */
+	uint64_t *counts = malloc(len * sizeof(*counts));
+	if (!counts)
+		return false;
+	memset(counts, 0, len * sizeof(*counts));
+	held_bytes += (size_t)len * sizeof(*counts);
+	*b = (struct stats_stream_buckets){ .first = first, .len = len, .counts = counts };
+	return true;
+}
+
+int stats_stream_init_fixed(struct stats_stream *s, double lo, double hi, bool negative)
+{
+	*s = (struct stats_stream){ 0 };
+	int32_t first = bucket_of(lo), last = bucket_of(hi);
+	if (!buckets_reserve(&s->pos, first, last) ||
+	    (negative && !buckets_reserve(&s->neg, first, last))) {
+		stats_stream_free(s);
+		return -ENOMEM;
+	}
+	s->fixed = true;
+	return 0;
 }
 
 int stats_stream_add(struct stats_stream *s, double x)
@@ -151,7 +182,7 @@ static int buckets_merge(struct stats_stream *dst, struct stats_stream_buckets *
 	if (!src->len)
 		return 0;
 	int err = 0;
-	if (!buckets_cover(d, src->first, src->first + (int32_t)src->len - 1))
+	if (!dst->fixed && !buckets_cover(d, src->first, src->first + (int32_t)src->len - 1))
 		err = -ENOMEM;
 	for (uint32_t k = 0; k < src->len; k++)
 		if (src->counts[k] && buckets_add(dst, d, src->first + (int32_t)k, src->counts[k]))

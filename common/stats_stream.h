@@ -18,10 +18,18 @@
  * Memory: the buckets between the smallest and the largest magnitude seen,
  * 8 bytes each, about 330 per decade; at most about 56 KB a sign, however
  * many values are added. Two streams merge exactly (the result is the
- * stream of both series). A zeroed struct is an empty stream. */
+ * stream of both series). A zeroed struct is an empty stream.
+ *
+ * A stream made by stats_stream_init_fixed() instead has the buckets of a
+ * given range from the start and never others, so its memory does not
+ * change at all while a program runs: the error bound holds inside the
+ * range, a value outside counts as the nearest value the range has (0 for
+ * a negative one when it has no negative buckets), and min and max stay
+ * exact. */
 #ifndef SYNCWAY_STATS_STREAM_H
 #define SYNCWAY_STATS_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,11 +48,18 @@ struct stats_stream {
 	double sum, min, max;
 	uint64_t zero;     /* magnitudes below STATS_STREAM_MIN_ABS */
 	struct stats_stream_buckets pos, neg;
+	bool fixed; /* stats_stream_init_fixed(): the buckets never change */
 };
+
+/* An empty stream with the buckets of magnitudes lo to hi (0 < lo < hi),
+ * of both signs when negative is true, resident in memory now; -ENOMEM
+ * (s is then an empty adaptive stream). */
+int stats_stream_init_fixed(struct stats_stream *s, double lo, double hi, bool negative);
 
 /* Adds x. -EDOM for NaN (not added). -ENOMEM when its bucket could not be
  * allocated: x still counts, in the nearest bucket there is (exact in
- * count, sum, min and max, beyond the error bound in quantiles). */
+ * count, sum, min and max, beyond the error bound in quantiles). A fixed
+ * stream never allocates. */
 int stats_stream_add(struct stats_stream *s, double x);
 /* dst += src; -ENOMEM as stats_stream_add(). */
 int stats_stream_merge(struct stats_stream *dst, const struct stats_stream *src);

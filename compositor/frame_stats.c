@@ -595,6 +595,20 @@ void sw_frame_stats_frame_presented(struct sw_output_stats *o, uint64_t frame,
 
 /* --- outputs and reports -------------------------------------------------- */
 
+/* The series that live as long as the compositor (an output's, the
+ * commits' of all clients) have their buckets from the start, so that a
+ * session's memory does not change with its uptime: 1 µs to 100 s in ms,
+ * 0.1 µs to 100 s in µs, 1 to 100 000 ioctls. Out of memory they stay
+ * adaptive (stats_stream_init_fixed()), which costs only that guarantee. */
+static void series_init(struct stats_stream *s, double lo, double hi, bool negative)
+{
+	if (stats_stream_init_fixed(s, lo, hi, negative) != 0)
+		wlr_log(WLR_ERROR, "out of memory for a series: its memory will follow its range");
+}
+#define RANGE_MS 1e-3, 1e5
+#define RANGE_US 1e-1, 1e8
+#define RANGE_COUNT 1, 1e5
+
 struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, struct wlr_output *output,
 						 const struct sw_vblank_clock *clock)
 {
@@ -607,6 +621,13 @@ struct sw_output_stats *sw_frame_stats_add_output(struct sw_frame_stats *stats, 
 	o->clock = clock;
 	snprintf(o->name, sizeof(o->name), "%s", output->name);
 	wl_list_init(&o->pending);
+	series_init(&o->interval_ms, RANGE_MS, false);
+	series_init(&o->render_ms, RANGE_MS, false);
+	series_init(&o->commit_ms, RANGE_MS, false);
+	series_init(&o->cpu_user_us, RANGE_US, false);
+	series_init(&o->cpu_sys_us, RANGE_US, false);
+	series_init(&o->ioctls, RANGE_COUNT, false);
+	series_init(&o->ioctl_us, RANGE_US, false);
 	o->win_start_ns = sw_clock_ns(CLOCK_MONOTONIC);
 	wl_list_insert(stats->outputs.prev, &o->link);
 	return o;
@@ -724,6 +745,11 @@ struct sw_frame_stats *sw_frame_stats_create(struct sw_server *server)
 			return NULL;
 		}
 	}
+	series_init(&stats->acquire_ms, RANGE_MS, false);
+	series_init(&stats->apply_ms, RANGE_MS, false);
+	series_init(&stats->present_ms, RANGE_MS, false);
+	series_init(&stats->acquire_to_present_ms, RANGE_MS, false);
+	series_init(&stats->target_error_ms, RANGE_MS, true);
 	getrusage(RUSAGE_THREAD, &stats->last_rusage);
 	stats->last_syncobj = server->syncobj_stats;
 	stats->last_syncobj_calls = sw_syncobj_stats_count(&server->syncobj_stats);

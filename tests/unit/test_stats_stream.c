@@ -1,7 +1,8 @@
 /* Unit tests of the bounded-memory series (common/stats_stream.c): every
  * quantile within the stated relative error of the exact nearest-rank one
  * on known data, exact count, sum, minimum and maximum, exact merging,
- * memory that stops growing, and the count of bytes all streams hold. */
+ * memory that stops growing (and, for a fixed range, never changes), and
+ * the count of bytes all streams hold. */
 #include "harness.h"
 #include "stats.h"
 #include "stats_stream.h"
@@ -21,10 +22,13 @@ static bool within_bound(double got, double exact)
 }
 
 /* Streams v, sorts a copy, and compares every rank and the percentiles
- * the compositor reports; returns the largest relative error seen. */
-static double check_against_exact(const double *v, size_t n)
+ * the compositor reports; returns the largest relative error seen. With
+ * fixed, the stream has the fixed range of 1e-6 to 1e6, both signs. */
+static double check_against_exact(const double *v, size_t n, bool fixed)
 {
 	struct stats_stream s = { 0 };
+	if (fixed)
+		sw_assert_eq(stats_stream_init_fixed(&s, 1e-6, 1e6, true), 0);
 	double *sorted = malloc(n * sizeof(*sorted));
 	if (!sorted) {
 		sw_fail("out of memory");
@@ -86,14 +90,15 @@ static void test_quantiles(void)
 		for (size_t i = 0; i < N; i++)
 			v[i] = i % 50 == 0 ? 33.334 : 16.667 + (double)(i % 7) * 0.001;
 		v[N / 2] = 189.0;
-		double worst = check_against_exact(v, N);
+		double worst = check_against_exact(v, N, false);
 		sw_assert_f(worst > 0, "no error at all: the buckets are not being used");
 	}
 	sw_subtest("log-uniform-over-twelve-decades-within-the-bound") {
 		stats_rng_seed(&rng, 31);
 		for (size_t i = 0; i < N; i++)
 			v[i] = pow(10, -6 + 12 * (double)stats_rng_below(&rng, 1u << 30) / (1u << 30));
-		check_against_exact(v, N);
+		check_against_exact(v, N, false);
+		check_against_exact(v, N, true);
 	}
 	sw_subtest("signed-values-and-zeros-within-the-bound") {
 		/* presented − target errors: early (negative), exact (0) and late. */
@@ -102,7 +107,8 @@ static void test_quantiles(void)
 			double x = (double)stats_rng_below(&rng, 2000001) / 1000.0 - 1000.0;
 			v[i] = i % 10 == 0 ? 0 : x;
 		}
-		check_against_exact(v, N);
+		check_against_exact(v, N, false);
+		check_against_exact(v, N, true);
 	}
 	sw_subtest("sums-stay-exact") {
 		struct stats_stream s = { 0 };
@@ -181,6 +187,49 @@ static void test_merge_and_memory(void)
 		sw_assert(s.pos.len == pos && s.neg.len == neg);
 		/* Exact, far beyond the last bucket. */
 		sw_assert(s.max > 100 * STATS_STREAM_MAX_ABS && s.min < -100 * STATS_STREAM_MAX_ABS);
+		stats_stream_free(&s);
+	}
+	sw_subtest("fixed-stream-never-changes-its-memory") {
+		/* What a week of frames does to a compositor's series: values
+		 * in and far beyond the range, both signs, and merges. */
+		size_t base = stats_stream_bytes();
+		struct stats_stream s, a = { 0 };
+		sw_assert_eq(stats_stream_init_fixed(&s, 1e-3, 1e5, false), 0);
+		size_t held = stats_stream_bytes() - base;
+		sw_assert_f(held == s.pos.len * sizeof(uint64_t) && s.neg.len == 0, "%zu bytes", held);
+		const uint64_t *counts = s.pos.counts;
+		uint32_t len = s.pos.len;
+		stats_rng_seed(&rng, 13);
+		for (int i = 0; i < 200000; i++) {
+			double x = pow(10, -12 + 27 * (double)stats_rng_below(&rng, 1u << 30) / (1u << 30));
+			sw_assert_eq(stats_stream_add(&s, i % 5 ? x : -x), 0);
+			stats_stream_add(&a, x);
+		}
+		sw_assert_eq(stats_stream_merge(&s, &a), 0);
+		sw_assert(s.pos.counts == counts && s.pos.len == len && s.neg.len == 0);
+		sw_assert_f(stats_stream_bytes() - base == held + (a.pos.len + a.neg.len) * sizeof(uint64_t),
+			    "%zu bytes, %zu expected", stats_stream_bytes() - base,
+			    held + (a.pos.len + a.neg.len) * sizeof(uint64_t));
+		sw_assert(s.n == 400000 && s.min < -1e14 && s.max > 1e14);
+		stats_stream_free(&a);
+		stats_stream_free(&s);
+		sw_assert_f(stats_stream_bytes() == base, "%zu bytes left", stats_stream_bytes() - base);
+	}
+	sw_subtest("fixed-stream-counts-outside-values-at-its-ends") {
+		struct stats_stream s;
+		sw_assert_eq(stats_stream_init_fixed(&s, 1, 100, false), 0);
+		stats_stream_add(&s, -3);   /* no negative buckets: counts as 0 */
+		stats_stream_add(&s, 1e-3); /* below the range: its lowest value */
+		stats_stream_add(&s, 5);
+		stats_stream_add(&s, 1e-3);
+		stats_stream_add(&s, 1e6);  /* above: its highest */
+		stats_stream_add(&s, 1e6);
+		sw_assert(stats_stream_rank(&s, 0) == -3 && stats_stream_rank(&s, 5) == 1e6);
+		sw_assert(s.zero == 1);
+		sw_assert_f(within_bound(stats_stream_rank(&s, 1), 1) && within_bound(stats_stream_rank(&s, 2), 1),
+			    "ranks 1, 2: %g, %g", stats_stream_rank(&s, 1), stats_stream_rank(&s, 2));
+		sw_assert_f(within_bound(stats_stream_rank(&s, 3), 5), "rank 3: %g", stats_stream_rank(&s, 3));
+		sw_assert_f(within_bound(stats_stream_rank(&s, 4), 100), "rank 4: %g", stats_stream_rank(&s, 4));
 		stats_stream_free(&s);
 	}
 	sw_subtest("bytes-held-counts-every-stream") {
