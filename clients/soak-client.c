@@ -117,8 +117,9 @@ static void buffers_create(struct soak *s)
 				   s->mode == MODE_DMABUF ? SW_BUFFER_DMABUF :
 				   rand_below(s, 2) ? SW_BUFFER_DMABUF : SW_BUFFER_SHM;
 	for (int i = 0; i < N_BUFFERS; i++) {
-		struct sw_timeline *release = sw_timeline_create(s->d->syncobj_manager, s->drm_fd, &s->stats);
-		if (!release)
+		struct sw_timeline *release = NULL;
+		if (s->drm_fd >= 0 &&
+		    !(release = sw_timeline_create(s->d->syncobj_manager, s->drm_fd, &s->stats)))
 			sw_die("cannot create a release timeline: %s", strerror(errno));
 		s->buffers[i] = sw_buffer_create(s->d, type, s->card_fd, DRM_FORMAT_XRGB8888, size, size, release);
 		if (!s->buffers[i])
@@ -324,15 +325,17 @@ static void connect_session(struct soak *s)
 	s->d = sw_display_create(NULL);
 	if (!s->d)
 		sw_die("cannot connect to WAYLAND_DISPLAY=%s", getenv("WAYLAND_DISPLAY"));
-	if (!s->d->compositor || !s->d->wm_base || !s->d->shm || !s->d->syncobj_manager)
-		sw_die("the compositor lacks wl_compositor, xdg_wm_base, wl_shm or wp_linux_drm_syncobj_manager_v1");
+	if (!s->d->compositor || !s->d->wm_base || !s->d->shm)
+		sw_die("the compositor lacks wl_compositor, xdg_wm_base or wl_shm");
+	if (s->drm_fd >= 0 && !s->d->syncobj_manager)
+		sw_die("the compositor offers no wp_linux_drm_syncobj_manager_v1 (try --buffer shm --sync implicit)");
 	if (s->mode != MODE_SHM && !s->d->dmabuf)
 		sw_die("the compositor offers no zwp_linux_dmabuf_v1 (try --buffer shm)");
 	const struct sw_display_global *g = sw_display_find_global(s->d, wl_subcompositor_interface.name);
 	s->subcompositor = g ? wl_registry_bind(s->d->registry, g->name, &wl_subcompositor_interface, 1) : NULL;
 	sw_window_init(&s->main, s->d, "soak");
-	s->acquire = sw_timeline_create(s->d->syncobj_manager, s->drm_fd, &s->stats);
-	if (!s->acquire)
+	if (s->drm_fd >= 0 &&
+	    !(s->acquire = sw_timeline_create(s->d->syncobj_manager, s->drm_fd, &s->stats)))
 		sw_die("cannot create an acquire timeline: %s", strerror(errno));
 	bool explicit = s->sync_mode == SYNC_MIXED ? rand_below(s, 2) : s->sync_mode == SYNC_EXPLICIT;
 	s->sync = explicit ? wp_linux_drm_syncobj_manager_v1_get_surface(s->d->syncobj_manager,
@@ -418,7 +421,8 @@ static void usage(FILE *f, int status)
 	      "  --seed N      the churn's generator (default: the pid)\n"
 	      "  --buffer M    buffer types (default mixed: wl_shm and dmabuf in turn)\n"
 	      "  --sync M      linux-drm-syncobj-v1 on every frame, on none, or switched (default mixed)\n"
-	      "  --churn N     a change every N frames on average (default 100; 0: none)\n", f);
+	      "  --churn N     a change every N frames on average (default 100; 0: none)\n"
+	      "With --buffer shm --sync implicit it needs no DRM render node.\n", f);
 	exit(status);
 }
 
@@ -475,9 +479,14 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 
 	char err[256];
-	s.drm_fd = sw_drm_open_render_node(err, sizeof(err));
-	if (s.drm_fd < 0)
-		sw_die("%s", err);
+	/* Only timelines and dmabufs need the device: shm with implicit sync
+	 * soaks a compositor on a machine without one. */
+	s.drm_fd = -1;
+	if (s.sync_mode != SYNC_IMPLICIT || s.mode != MODE_SHM) {
+		s.drm_fd = sw_drm_open_render_node(err, sizeof(err));
+		if (s.drm_fd < 0)
+			sw_die("%s", err);
+	}
 	if (s.mode != MODE_SHM && (s.card_fd = sw_buffer_open_card(s.drm_fd, err, sizeof(err))) < 0)
 		sw_die("%s (try --buffer shm)", err);
 
@@ -511,7 +520,8 @@ int main(int argc, char **argv)
 	       " buffer sets, %" PRIu64 " sync toggles, %" PRIu64 " toplevels, %" PRIu64 " popups, %" PRIu64
 	       " subsurfaces\n", seed, s.sessions, s.abandoned, s.frames, s.explicit_frames, s.late_acquires,
 	       s.rebuffers, s.sync_toggles, s.toplevels, s.popups, s.subsurfaces);
-	close(s.drm_fd);
+	if (s.drm_fd >= 0)
+		close(s.drm_fd);
 	if (s.card_fd >= 0)
 		close(s.card_fd);
 	return status;
