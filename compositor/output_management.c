@@ -4,9 +4,12 @@
  * change to several outputs either all happens or none of it does. */
 #include <stdlib.h>
 #include <wlr/backend.h>
+#include <wlr/render/pass.h>
+#include <wlr/render/swapchain.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_output_management_v1.h>
+#include <wlr/types/wlr_output_swapchain_manager.h>
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
 
@@ -73,15 +76,67 @@ static void free_states(struct wlr_backend_output_state *states, size_t n)
 	free(states);
 }
 
+/* A black frame for an output that the configuration turns on or gives a
+ * new size: the DRM backend enables a CRTC or changes its size only with a
+ * buffer to show, and unlike wlr_output_commit_state() a backend-wide
+ * commit does not make one. The scene follows at the output's next frame;
+ * rendering it here would read client buffers outside the frames whose
+ * presentation releases them (explicit_sync.c). */
+static bool add_black_frame(struct sw_server *server, struct wlr_swapchain *swapchain,
+			    struct wlr_backend_output_state *state)
+{
+	struct wlr_buffer *buffer = swapchain ? wlr_swapchain_acquire(swapchain, NULL) : NULL;
+	if (!buffer)
+		return false;
+	struct wlr_render_pass *pass = wlr_renderer_begin_buffer_pass(server->renderer, buffer, NULL);
+	bool ok = pass != NULL;
+	if (ok) {
+		wlr_render_pass_add_rect(pass, &(struct wlr_render_rect_options){
+			.box = { .width = buffer->width, .height = buffer->height },
+			.color = { .a = 1 },
+		});
+		ok = wlr_render_pass_submit(pass);
+	}
+	if (ok)
+		wlr_output_state_set_buffer(&state->base, buffer);
+	wlr_buffer_unlock(buffer);
+	return ok;
+}
+
+/* Tests or commits the whole configuration; on a commit, the swapchains
+ * made for it replace the outputs' own only when it went through. */
+static bool config_apply(struct sw_server *server, struct wlr_backend_output_state *states, size_t n,
+			 bool commit)
+{
+	struct wlr_output_swapchain_manager swapchains;
+	wlr_output_swapchain_manager_init(&swapchains, server->backend);
+	bool ok = wlr_output_swapchain_manager_prepare(&swapchains, states, n);
+	for (size_t i = 0; ok && i < n; i++) {
+		struct wlr_backend_output_state *state = &states[i];
+		if (!state->base.enabled)
+			continue;
+		struct wlr_swapchain *swapchain =
+			wlr_output_swapchain_manager_get_swapchain(&swapchains, state->output);
+		if (!state->output->enabled || swapchain != state->output->swapchain)
+			ok = add_black_frame(server, swapchain, state);
+	}
+	ok = ok && wlr_backend_test(server->backend, states, n);
+	if (ok && commit) {
+		ok = wlr_backend_commit(server->backend, states, n);
+		if (ok)
+			wlr_output_swapchain_manager_apply(&swapchains);
+	}
+	wlr_output_swapchain_manager_finish(&swapchains);
+	return ok;
+}
+
 static void handle_config(struct sw_output_management *om, struct wlr_output_configuration_v1 *config,
 			  bool commit)
 {
 	struct sw_server *server = om->server;
 	size_t n = 0;
 	struct wlr_backend_output_state *states = wlr_output_configuration_v1_build_state(config, &n);
-	bool ok = states && wlr_backend_test(server->backend, states, n);
-	if (ok && commit)
-		ok = wlr_backend_commit(server->backend, states, n);
+	bool ok = states && config_apply(server, states, n, commit);
 	if (states)
 		free_states(states, n);
 
