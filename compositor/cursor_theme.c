@@ -10,9 +10,10 @@
  * scale is in the manager: wlroots then finds them there and reads
  * nothing. Meanwhile the cursor shows no image.
  *
- * Left on the loop: wlroots reads a new scale itself when an output takes
- * it while the cursor shows a theme image (the output's commit updates the
- * cursor before the layout says so); docs/compositor.md. */
+ * An output that takes a new scale would make wlroots read it in the turn
+ * of the output's commit, while a theme image shows (the commit updates the
+ * cursor before the layout says so): output management tells this module
+ * first, and the image waits for the read like a first one. */
 #include "cursor_theme.h"
 
 #include <errno.h>
@@ -47,6 +48,7 @@ struct sw_cursor_themes {
 	struct sw_server *server;
 	bool wanted;              /* an image was asked for: keep every scale read */
 	char *pending;            /* the image to show once they are */
+	char *shown;              /* the theme's image on show; NULL: none, or a client's */
 	struct theme_read *read;  /* at most one at a time */
 };
 
@@ -93,13 +95,21 @@ static void read_finish(struct theme_read *read)
 	free(read->name);
 }
 
+/* Shows name, which the themes then own. */
+static void show(struct sw_cursor_themes *themes, char *name)
+{
+	struct sw_server *server = themes->server;
+	wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr, name);
+	if (themes->shown != name)
+		free(themes->shown);
+	themes->shown = name;
+}
+
 static void show_pending(struct sw_cursor_themes *themes)
 {
 	if (!themes->pending)
 		return;
-	struct sw_server *server = themes->server;
-	wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr, themes->pending);
-	free(themes->pending);
+	show(themes, themes->pending);
 	themes->pending = NULL;
 }
 
@@ -129,6 +139,7 @@ static int handle_read_done(int fd, uint32_t mask, void *data)
 		entry->scale = scale;
 		entry->theme = theme;
 		wl_list_insert(&mgr->scaled_themes, &entry->link);
+		wlr_log(WLR_INFO, "cursor theme: read at scale %.2f off the event loop", scale);
 	} else {
 		wlr_xcursor_theme_destroy(theme);
 	}
@@ -193,7 +204,12 @@ void sw_cursor_set_image(struct sw_server *server, const char *name)
 	if (!themes->read && !missing_scale(themes, &scale)) {
 		free(themes->pending);
 		themes->pending = NULL;
-		wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr, name);
+		/* At every motion over the desktop: a copy only for a new name. */
+		char *copy = themes->shown && strcmp(themes->shown, name) == 0 ? themes->shown : strdup(name);
+		if (copy)
+			show(themes, copy);
+		else
+			wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr, name);
 		return;
 	}
 	if (!themes->pending || strcmp(themes->pending, name) != 0) {
@@ -206,6 +222,8 @@ void sw_cursor_set_image(struct sw_server *server, const char *name)
 	/* Nothing stale meanwhile (a client's cursor from the surface the
 	 * pointer left). */
 	wlr_cursor_unset_image(server->cursor);
+	free(themes->shown);
+	themes->shown = NULL;
 	read_next(themes);
 }
 
@@ -214,6 +232,18 @@ void sw_cursor_drop_pending(struct sw_server *server)
 	struct sw_cursor_themes *themes = server->cursor_themes;
 	free(themes->pending);
 	themes->pending = NULL;
+	free(themes->shown);
+	themes->shown = NULL;
+}
+
+void sw_cursor_themes_scale_coming(struct sw_cursor_themes *themes, float scale)
+{
+	if (!themes->shown || scale_loaded(themes->server->cursor_mgr, scale))
+		return;
+	wlr_cursor_unset_image(themes->server->cursor);
+	free(themes->pending);
+	themes->pending = themes->shown;
+	themes->shown = NULL;
 }
 
 void sw_cursor_themes_layout_changed(struct sw_cursor_themes *themes)
@@ -240,5 +270,6 @@ void sw_cursor_themes_destroy(struct sw_cursor_themes *themes)
 		free(themes->read);
 	}
 	free(themes->pending);
+	free(themes->shown);
 	free(themes);
 }

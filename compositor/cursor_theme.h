@@ -21,4 +21,10 @@ void sw_cursor_drop_pending(struct sw_server *server);
  * for. */
 void sw_cursor_themes_layout_changed(struct sw_cursor_themes *themes);
 
+/* An output is about to take scale: if the theme has not been read at it
+ * and its image shows, the image is hidden and waits for the read (which
+ * the layout's change starts) rather than wlroots reading the theme in the
+ * turn of the output's commit. */
+void sw_cursor_themes_scale_coming(struct sw_cursor_themes *themes, float scale);
+
 #endif

@@ -13,6 +13,7 @@
 #include <wlr/util/box.h>
 #include <wlr/util/log.h>
 
+#include "cursor_theme.h"
 #include "output_config.h"
 #include "output_management.h"
 #include "server.h"
@@ -122,9 +123,16 @@ static bool config_apply(struct sw_server *server, struct wlr_backend_output_sta
 	}
 	ok = ok && wlr_backend_test(server->backend, states, n);
 	if (ok && commit) {
+		for (size_t i = 0; i < n; i++) {
+			if (states[i].base.enabled && (states[i].base.committed & WLR_OUTPUT_STATE_SCALE))
+				sw_cursor_themes_scale_coming(server->cursor_themes, states[i].base.scale);
+		}
 		ok = wlr_backend_commit(server->backend, states, n);
 		if (ok)
 			wlr_output_swapchain_manager_apply(&swapchains);
+		/* The image hidden for a new scale comes back once it is read,
+		 * or now when the commit failed. */
+		sw_cursor_themes_layout_changed(server->cursor_themes);
 	}
 	wlr_output_swapchain_manager_finish(&swapchains);
 	return ok;
