@@ -206,10 +206,15 @@ void sw_cursor_set_image(struct sw_server *server, const char *name)
 		themes->pending = NULL;
 		/* At every motion over the desktop: a copy only for a new name. */
 		char *copy = themes->shown && strcmp(themes->shown, name) == 0 ? themes->shown : strdup(name);
-		if (copy)
+		if (copy) {
 			show(themes, copy);
-		else
+		} else {
+			/* Shown, but not remembered: a new scale then reads on
+			 * the loop rather than bringing back a stale image. */
 			wlr_cursor_set_xcursor(server->cursor, server->cursor_mgr, name);
+			free(themes->shown);
+			themes->shown = NULL;
+		}
 		return;
 	}
 	if (!themes->pending || strcmp(themes->pending, name) != 0) {
