@@ -297,9 +297,9 @@ void sw_explicit_sync_frame_rendered(struct sw_explicit_sync *sync, struct wlr_b
 	uint64_t frame = sync->server->frames_committed + 1;
 	if (wl_list_empty(&sync->releases)) {
 		/* No buffer with a pending release point to read: its fence
-		 * (an export, a poll, a merge, two closes: some 7 k
-		 * instructions a frame on virgl) waits until a tracker comes,
-		 * and a newer frame's target replaces this one. */
+		 * (an export, a poll, a merge, two closes a frame; the cost is
+		 * in docs/peers.md) waits until a tracker comes, and a newer
+		 * frame's target replaces this one. */
 		if (sync->stale_target != target) {
 			if (sync->stale_target)
 				stale_target_forget(sync);
