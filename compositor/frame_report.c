@@ -21,15 +21,7 @@ static const char *const commit_fate_names[] = {
 
 /* --- series -------------------------------------------------------------- */
 
-struct sample_summary {
-	uint64_t n;
-	double mean, median, p99, max;
-};
-
-/* Median: the upper median, rank n/2, as ministat prints it. p99: nearest
- * rank ceil(0.99 n) - 1. Both within STATS_STREAM_REL_ERR of the exact
- * ones; n, mean and max exact. An empty series is all zeros. */
-static struct sample_summary sample_summarize(const struct stats_stream *s)
+struct sample_summary sample_summarize(const struct stats_stream *s)
 {
 	struct sample_summary sum = { .n = s->n };
 	if (s->n == 0)
@@ -48,13 +40,18 @@ static void print_table_header(const char *prefix, const char *title)
 }
 
 /* Empty series have no row. */
+static void print_summary_row(const char *prefix, const char *name, const struct sample_summary *sum)
+{
+	if (sum->n == 0)
+		return;
+	fprintf(stderr, "syncway: %s  %-26s %7llu %11.3f %11.3f %11.3f %11.3f\n", prefix, name,
+		(unsigned long long)sum->n, sum->mean, sum->median, sum->p99, sum->max);
+}
+
 static void print_table_row(const char *prefix, const char *name, const struct stats_stream *s)
 {
 	struct sample_summary sum = sample_summarize(s);
-	if (sum.n == 0)
-		return;
-	fprintf(stderr, "syncway: %s  %-26s %7llu %11.3f %11.3f %11.3f %11.3f\n", prefix, name,
-		(unsigned long long)sum.n, sum.mean, sum.median, sum.p99, sum.max);
+	print_summary_row(prefix, name, &sum);
 }
 
 /* ,"key":{...}: a member after at least one other. */
@@ -250,25 +247,22 @@ void frame_report_client(const struct sw_frame_stats *stats, const struct sw_cli
 
 void frame_report_clients(const struct sw_frame_stats *stats)
 {
-	bool header = false;
-	const struct sw_client_totals *c;
-	wl_list_for_each(c, &stats->clients, link) {
-		if (!c->t.presented)
-			continue;
-		if (!header) {
-			print_table_header("clients", "per client");
-			header = true;
-		}
+	unsigned kept = stats->departed < SW_DEPARTED_CLIENTS ? stats->departed : SW_DEPARTED_CLIENTS;
+	if (kept == 0)
+		return;
+	print_table_header("clients", "per client");
+	for (unsigned i = stats->departed - kept; i != stats->departed; i++) {
+		const struct sw_departed_client *c = &stats->departed_ring[i % SW_DEPARTED_CLIENTS];
 		char name[64];
 		snprintf(name, sizeof(name), "%u %.16s commit->presented (ms)", c->id,
 			 c->app_id[0] ? c->app_id : "-");
-		print_table_row("clients", name, &c->t.latency_ms);
-		if (c->t.target_error_ms.n) {
+		print_summary_row("clients", name, &c->latency_ms);
+		if (c->target_error_ms.n) {
 			snprintf(name, sizeof(name), "%u target error (ms)", c->id);
-			print_table_row("clients", name, &c->t.target_error_ms);
-			if (c->t.early)
+			print_summary_row("clients", name, &c->target_error_ms);
+			if (c->early)
 				fprintf(stderr, "syncway: clients  %u: %llu commits presented before their "
-					"target time\n", c->id, (unsigned long long)c->t.early);
+					"target time\n", c->id, (unsigned long long)c->early);
 		}
 	}
 	if (stats->departed > SW_DEPARTED_CLIENTS)

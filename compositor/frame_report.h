@@ -64,7 +64,7 @@ struct sw_surface_totals {
 
 /* One client's presented commits, of its surfaces that are gone. Kept
  * while the client or one of its surfaces' totals lives; then reported,
- * and kept for the exit table only among the last SW_DEPARTED_CLIENTS. */
+ * summed up in a sw_departed_client and freed. */
 struct sw_client_totals {
 	struct wl_list link; /* sw_frame_stats.clients */
 	struct sw_frame_stats *stats;
@@ -75,6 +75,29 @@ struct sw_client_totals {
 	uint64_t surfaces; /* folded in */
 	struct sw_commit_totals t;
 	struct wl_listener destroy;
+};
+
+/* A series as the tables print it. Median: the upper median, rank n/2,
+ * as ministat prints it. p99: nearest rank ceil(0.99 n) - 1. Both within
+ * STATS_STREAM_REL_ERR of the exact ones; n, mean and max exact. An empty
+ * series is all zeros. */
+struct sample_summary {
+	uint64_t n;
+	double mean, median, p99, max;
+};
+
+struct sample_summary sample_summarize(const struct stats_stream *s);
+
+/* A client that left with presented commits, as the exit table shows it.
+ * The last SW_DEPARTED_CLIENTS of them live in a ring inside
+ * sw_frame_stats: a departure allocates nothing and frees the client's
+ * series, so no long-lived chunk is left behind at wherever the heap had
+ * put them (a session's clients come and go for as long as it runs). */
+struct sw_departed_client {
+	uint32_t id;
+	char app_id[64];
+	uint64_t early;
+	struct sample_summary latency_ms, target_error_ms;
 };
 
 #define SW_DEPARTED_CLIENTS 16
@@ -180,8 +203,8 @@ struct sw_frame_stats {
 	struct wl_list surfaces; /* sw_surface_totals.link, oldest first */
 	struct wl_list clients;  /* sw_client_totals.link, oldest first */
 	uint32_t next_client_id;
-	unsigned departed;       /* clients gone with presented commits: the list keeps the
-				  * last SW_DEPARTED_CLIENTS of them */
+	unsigned departed;       /* clients gone with presented commits */
+	struct sw_departed_client departed_ring[SW_DEPARTED_CLIENTS]; /* [departed % N]: the next */
 	struct wl_list applied;  /* sw_surface_stats.applied_link: shown by no frame yet */
 	uint64_t win_commits;
 	double win_present_ms_sum;
@@ -206,8 +229,8 @@ void frame_report_output(const struct sw_output_stats *output);
 void frame_report_surface(const struct sw_frame_stats *stats, const struct sw_surface_totals *surface);
 /* The "client_summary" line of a client whose totals are done. */
 void frame_report_client(const struct sw_frame_stats *stats, const struct sw_client_totals *client);
-/* A table on stderr of the presented commits per client: those on the
- * clients list. */
+/* A table on stderr of the presented commits per client: the last
+ * SW_DEPARTED_CLIENTS that left (by the exit, all have). */
 void frame_report_clients(const struct sw_frame_stats *stats);
 /* The exit summary on stderr and the "summary" line. */
 void frame_report_summary(const struct sw_frame_stats *stats);

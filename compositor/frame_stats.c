@@ -148,30 +148,23 @@ static void client_totals_free(struct sw_client_totals *c)
 }
 
 /* A client that is gone, and whose surfaces' totals are all folded in:
- * reported, and kept for the exit table among the last few that left. */
+ * reported, and summed up for the exit table. */
 static void client_totals_unref(struct sw_client_totals *c)
 {
 	if (--c->refs > 0)
 		return;
 	struct sw_frame_stats *stats = c->stats;
 	frame_report_client(stats, c);
-	if (!c->t.presented) {
-		client_totals_free(c);
-		return;
+	if (c->t.presented) {
+		struct sw_departed_client *d =
+			&stats->departed_ring[stats->departed++ % SW_DEPARTED_CLIENTS];
+		d->id = c->id;
+		memcpy(d->app_id, c->app_id, sizeof(d->app_id));
+		d->early = c->t.early;
+		d->latency_ms = sample_summarize(&c->t.latency_ms);
+		d->target_error_ms = sample_summarize(&c->t.target_error_ms);
 	}
-	/* At the tail: the first gone client on the list left first. */
-	wl_list_remove(&c->link);
-	wl_list_insert(stats->clients.prev, &c->link);
-	stats->departed++;
-	if (stats->departed <= SW_DEPARTED_CLIENTS)
-		return;
-	struct sw_client_totals *old;
-	wl_list_for_each(old, &stats->clients, link) {
-		if (old->refs == 0) {
-			client_totals_free(old);
-			return;
-		}
-	}
+	client_totals_free(c);
 }
 
 static void handle_client_destroy(struct wl_listener *listener, void *data)
@@ -809,19 +802,15 @@ void sw_frame_stats_destroy(struct sw_frame_stats *stats)
 	}
 	struct sw_client_totals *c, *ctmp;
 	wl_list_for_each_safe(c, ctmp, &stats->clients, link) {
-		if (c->refs > 0) {
-			wl_list_remove(&c->destroy.link);
-			wl_list_init(&c->destroy.link);
-			c->refs = 1;
-			client_totals_unref(c);
-		}
+		wl_list_remove(&c->destroy.link);
+		wl_list_init(&c->destroy.link);
+		c->refs = 1;
+		client_totals_unref(c);
 	}
 	frame_report_clients(stats);
 	frame_report_summary(stats);
 	if (stats->json)
 		fclose(stats->json);
-	wl_list_for_each_safe(c, ctmp, &stats->clients, link)
-		client_totals_free(c);
 	stats_stream_free(&stats->target_error_ms);
 	stats_stream_free(&stats->acquire_ms);
 	stats_stream_free(&stats->apply_ms);
