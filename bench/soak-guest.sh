@@ -16,8 +16,9 @@
 # dispatch in the window (ms) from syncway's report lines when they have
 # them ("syncobj handles N", "; longest dispatch X ms"; else "-"), the
 # window's FPS, syncway's CPU time so far (clock ticks), RssFile and
-# RssShmem (kB), and malloc's bytes in use and free from the report lines
-# ("heap N B in use, M B free"; else "-").
+# RssShmem (kB), malloc's bytes in use and free from the report lines
+# ("heap N B in use, M B free"; else "-"), and the open fds that are
+# sockets (the listening ones and the clients' connections).
 set -u
 build=$1 out=$2 hz=$3 size=$4 clients=$5 report=$6 max_frames=$7 max_secs=$8
 syncway=${9:-$build/compositor/syncway}
@@ -108,8 +109,12 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 		cpu=$((${14} + ${15}))
 		set -- /proc/$pid/fd/*
 		fds=$#
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" "$anon" "$fds" \
-			"$handles" "$longest" "$fps" "$cpu" "$file" "$shmem" "$heap" "$heap_free" >>"$out/samples.tsv"
+		sockets=0
+		for fd; do
+			[ -S "$fd" ] && sockets=$((sockets + 1))
+		done
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" "$anon" "$fds" \
+			"$handles" "$longest" "$fps" "$cpu" "$file" "$shmem" "$heap" "$heap_free" "$sockets" >>"$out/samples.tsv"
 		elapsed=$(( ${now%.*} - ${start%.*} ))
 		if { [ "$max_frames" -gt 0 ] && [ "$frames" -ge "$max_frames" ]; } ||
 		   { [ "$max_secs" -gt 0 ] && [ "$elapsed" -ge "$max_secs" ]; }; then

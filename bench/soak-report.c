@@ -13,8 +13,8 @@
  * N a frame for fds and syncobj handles (both 0 unless given). VmRSS, open
  * fds and syncobj handles decide; VmRSS's parts (RssAnon, RssFile: pages of
  * mapped files, RssShmem: the clients' shm pools mapped) and malloc's bytes
- * in use and free (which tell a leak from pages the allocator keeps) are
- * shown. Exit status: 0 flat,
+ * in use and free (which tell a leak from pages the allocator keeps) and
+ * the open fds that are not sockets are shown. Exit status: 0 flat,
  * 1 growing, 2 too few samples or another error. */
 #include <errno.h>
 #include <math.h>
@@ -27,10 +27,12 @@
 /* A day of 60 Hz frames. */
 #define FRAMES_PER_DAY (60.0 * 86400)
 
-/* RssFile, RssShmem and the heap came later: samples without them read as
- * "-". */
+/* RssFile, RssShmem, the heap and the sockets came later: samples without
+ * them read as "-". The fds that are not sockets are worked out from two
+ * columns. */
 enum column { C_TIME, C_FRAMES, C_RSS, C_ANON, C_FDS, C_HANDLES, C_LONGEST, C_FPS, C_CPU, C_FILE, C_SHMEM,
-	      C_HEAP, C_HEAP_FREE, N_COLUMNS, N_REQUIRED = C_FILE };
+	      C_HEAP, C_HEAP_FREE, C_SOCKETS, N_FILE_COLUMNS, C_FDS_NOT_SOCKETS = N_FILE_COLUMNS,
+	      N_COLUMNS, N_REQUIRED = C_FILE };
 
 struct series {
 	const char *name;
@@ -49,6 +51,7 @@ static const struct series series[] = {
 	{ "heap in use", C_HEAP, 1, "bytes", false, true },
 	{ "heap free", C_HEAP_FREE, 1, "bytes", false, true },
 	{ "open fds", C_FDS, 1, "fds", true, false },
+	{ "open fds but sockets", C_FDS_NOT_SOCKETS, 1, "fds", false, false },
 	{ "syncobj handles", C_HANDLES, 1, "handles", true, false },
 };
 
@@ -70,7 +73,7 @@ static int read_samples(const char *path, struct samples *s)
 				s->v[c] = realloc(s->v[c], s->cap * sizeof(double));
 		}
 		char *p = line;
-		for (int c = 0; c < N_COLUMNS; c++) {
+		for (int c = 0; c < N_FILE_COLUMNS; c++) {
 			char *end;
 			double x = p ? strtod(p, &end) : NAN;
 			s->v[c][s->n] = !p || end == p ? NAN : x;
@@ -81,6 +84,9 @@ static int read_samples(const char *path, struct samples *s)
 			}
 			p = p ? p + 1 : NULL;
 		}
+		/* Clients' connections come and go with their sessions: what
+		 * stays besides them is where a leak of other fds shows. */
+		s->v[C_FDS_NOT_SOCKETS][s->n] = s->v[C_FDS][s->n] - s->v[C_SOCKETS][s->n];
 		s->n++;
 	}
 	fclose(f);
