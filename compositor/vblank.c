@@ -132,9 +132,15 @@ static int handle_vblank(int fd, uint32_t mask, void *data)
 	/* The vblank this frame can still make; any before it were missed. */
 	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
 	uint64_t armed = clock->seq + 1;
-	clock->seq = vblank_at_or_after(clock, now);
-	if (clock->seq >= armed)
-		note_wake_up(clock, armed, clock->seq, now);
+	uint64_t seq = vblank_at_or_after(clock, now);
+	/* A late wake-up took the next vblank already (the previous one had
+	 * gone by): this one is that vblank's own, which has its frame. A
+	 * display takes one frame a vblank; a second would be shown a vblank
+	 * late, and so would every frame after it. */
+	if (seq < armed)
+		return 0;
+	clock->seq = seq;
+	note_wake_up(clock, armed, seq, now);
 	if (!clock->output->enabled)
 		return 0;
 	clock->ticking = true;
