@@ -111,6 +111,10 @@ void frame_report_frame(const struct sw_output_stats *output, const struct sw_pe
 			outcome->idle, outcome->missed_waiting);
 	if (outcome->refresh_ns > 0)
 		fprintf(f, ",\"refresh_ns\":%lld", (long long)outcome->refresh_ns);
+	/* How long before its presentation the frame began: the render
+	 * budget it had (--max-render-time), late wake-ups taken off. */
+	if (outcome->presented)
+		fprintf(f, ",\"lead_ns\":%lld", (long long)(outcome->t_present - frame->t_start));
 	fprintf(f, ",\"render_ns\":%lld,\"commit_ns\":%lld,\"cpu_user_ns\":%lld,"
 		"\"cpu_sys_ns\":%lld,\"ctxsw\":%ld,\"syncobj_ioctls\":%llu,\"syncobj_ns\":%llu,"
 		"\"syncobj\":",

@@ -91,6 +91,11 @@ static const char usage[] =
 	"                           at most half)\n"
 	"      --no-xwayland        no X11 clients (Xwayland starts at the first one otherwise)\n"
 	"      --adaptive-sync      variable refresh rate on outputs that have it\n"
+	"      --max-render-time MS render each frame MS milliseconds before the vblank it is\n"
+	"                           for, so that what clients commit until then is shown\n"
+	"                           at it (default off: at the frame event, right after the\n"
+	"                           previous vblank; headless outputs a quarter refresh\n"
+	"                           before); too short, and frames miss their vblank\n"
 	"  -v, --verbose            wlroots info messages, and each turn of the event loop\n"
 	"                           over 16.7 ms with its CPU time; twice for debug\n"
 	"  -h, --help               this text\n"
@@ -130,7 +135,8 @@ static bool parse_size(const char *arg, struct sw_options *options)
 static bool parse_options(int argc, char **argv, struct sw_options *options, int *verbosity)
 {
 	enum { OPT_STATS = 256, OPT_REPORT, OPT_SIZE, OPT_OUTPUTS, OPT_MAX_HELD, OPT_MAX_HELD_SURFACE,
-	       OPT_MAX_HELD_TOTAL, OPT_MAX_WAITING, OPT_FD_HEADROOM, OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC };
+	       OPT_MAX_HELD_TOTAL, OPT_MAX_WAITING, OPT_FD_HEADROOM, OPT_NO_XWAYLAND, OPT_OUTPUT, OPT_ADAPTIVE_SYNC,
+	       OPT_MAX_RENDER_TIME };
 	static const struct option longopts[] = {
 		{ "startup", required_argument, NULL, 's' },
 		{ "exit-with-client", no_argument, NULL, 'x' },
@@ -146,6 +152,7 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		{ "no-xwayland", no_argument, NULL, OPT_NO_XWAYLAND },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "adaptive-sync", no_argument, NULL, OPT_ADAPTIVE_SYNC },
+		{ "max-render-time", required_argument, NULL, OPT_MAX_RENDER_TIME },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -226,6 +233,20 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 		case OPT_ADAPTIVE_SYNC:
 			options->adaptive_sync = true;
 			break;
+		case OPT_MAX_RENDER_TIME: {
+			if (strcmp(optarg, "off") == 0) {
+				options->max_render_time_ns = 0;
+				break;
+			}
+			double ms = strtod(optarg, &end);
+			if (*end || end == optarg || !(ms > 0 && ms < 1000)) {
+				fprintf(stderr, "syncway: --max-render-time wants milliseconds (above 0, "
+					"below 1000) or off, not '%s'\n", optarg);
+				return false;
+			}
+			options->max_render_time_ns = (int64_t)(ms * 1e6 + 0.5);
+			break;
+		}
 		case OPT_OUTPUT: {
 			char err[200];
 			if (options->n_outputs == sizeof(options->outputs) / sizeof(options->outputs[0])) {

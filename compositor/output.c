@@ -14,6 +14,7 @@
 #include "commit_timing.h"
 #include "explicit_sync.h"
 #include "fifo.h"
+#include "frame_delay.h"
 #include "gamma_control.h"
 #include "layer_shell.h"
 #include "output_config.h"
@@ -160,20 +161,25 @@ static bool output_commit_frame(struct sw_output *output)
 	return ok;
 }
 
-static void handle_frame(struct wl_listener *listener, void *data)
+/* When the frame rendered now is expected on screen: the clock's vblank,
+ * the predicted one when frames are delayed, else now. */
+static int64_t frame_target_ns(const struct sw_output *output, int64_t now)
 {
-	struct sw_output *output = wl_container_of(listener, output, frame);
+	if (output->vblank)
+		return sw_vblank_clock_vblank_ns(output->vblank);
+	int64_t vblank = output->delay ? sw_frame_delay_vblank_ns(output->delay, now) : 0;
+	return vblank ? vblank : now;
+}
+
+static void output_render_frame(struct sw_output *output)
+{
 	struct sw_server *server = output->server;
 	struct wlr_output *wlr_output = output->wlr_output;
 
-	/* A clocked output renders at its vblanks only. */
-	if (output->vblank && !sw_vblank_clock_ticking(output->vblank))
-		return;
 	uint32_t seq_before = wlr_output->commit_seq;
 	int64_t start = sw_clock_ns(CLOCK_MONOTONIC);
 	/* Commits due by the time this frame is presented go into it. */
-	sw_commit_timing_output_latching(server->commit_timing, wlr_output,
-					 output->vblank ? sw_vblank_clock_vblank_ns(output->vblank) : start);
+	sw_commit_timing_output_latching(server->commit_timing, wlr_output, frame_target_ns(output, start));
 	output->precommit_ns = 0;
 	output->in_frame = true;
 	bool ok = output_commit_frame(output);
@@ -212,11 +218,32 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	wlr_scene_output_send_frame_done(output->scene_output, &now);
 }
 
+static void render_delayed_frame(void *data)
+{
+	struct sw_output *output = data;
+	if (output->scene_output && output->wlr_output->enabled)
+		output_render_frame(output);
+}
+
+static void handle_frame(struct wl_listener *listener, void *data)
+{
+	struct sw_output *output = wl_container_of(listener, output, frame);
+
+	/* A clocked output renders at its vblanks only. */
+	if (output->vblank && !sw_vblank_clock_ticking(output->vblank))
+		return;
+	if (output->delay && sw_frame_delay_defer(output->delay, sw_clock_ns(CLOCK_MONOTONIC)))
+		return;
+	output_render_frame(output);
+}
+
 static void handle_present(struct wl_listener *listener, void *data)
 {
 	struct sw_output *output = wl_container_of(listener, output, present);
 	struct wlr_output_event_present *event = data;
 
+	if (output->delay)
+		sw_frame_delay_presented(output->delay, event);
 	/* Presents arrive in commit order; anything older than this one will
 	 * never be presented. Sequence numbers wrap, hence the signed diff. */
 	int n = 0;
@@ -302,6 +329,7 @@ static void handle_output_destroy(struct wl_listener *listener, void *data)
 	output_leave_layout(output);
 	sw_frame_stats_remove_output(output->stats);
 	wl_event_source_remove(output->retire_timer);
+	sw_frame_delay_destroy(output->delay);
 	wl_list_remove(&output->frame.link);
 	wl_list_remove(&output->request_state.link);
 	wl_list_remove(&output->precommit.link);
@@ -322,7 +350,8 @@ void handle_new_output(struct wl_listener *listener, void *data)
 		return;
 	}
 	/* First on the present event, so that every listener sees its times. */
-	struct sw_vblank_clock *vblank = sw_vblank_clock_create(wlr_output, server->loop);
+	struct sw_vblank_clock *vblank = sw_vblank_clock_create(wlr_output, server->loop,
+								options->max_render_time_ns);
 
 	const struct sw_output_config *config = sw_output_config_find(options->outputs, options->n_outputs,
 									wlr_output->name);
@@ -342,6 +371,13 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	wlr_output->data = output;
 	output->vblank = vblank;
 	output->retire_timer = wl_event_loop_add_timer(server->loop, handle_retire_timeout, output);
+	if (!vblank && options->max_render_time_ns > 0) {
+		output->delay = sw_frame_delay_create(server->loop, options->max_render_time_ns,
+						      render_delayed_frame, output);
+		if (!output->delay)
+			wlr_log_errno(WLR_ERROR, "%s: frames are rendered at the frame event, not "
+				      "--max-render-time before the vblank", wlr_output->name);
+	}
 	output->stats = sw_frame_stats_add_output(server->frame_stats, wlr_output, vblank);
 
 	output->frame.notify = handle_frame;

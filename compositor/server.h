@@ -47,6 +47,9 @@ struct sw_options {
 	bool exit_with_client;        /* -x: quit when the -s command exits */
 	bool no_xwayland;             /* --no-xwayland */
 	bool adaptive_sync;           /* --adaptive-sync: VRR where outputs have it */
+	/* --max-render-time: frames rendered that long before the vblank;
+	 * 0: headless outputs a quarter of the period, others at once. */
+	int64_t max_render_time_ns;
 	struct sw_input_config input; /* from the environment (input_config.c) */
 	struct sw_output_config outputs[16]; /* --output, in the order given */
 	size_t n_outputs;
@@ -196,6 +199,7 @@ struct sw_output {
 	struct wlr_scene_output *scene_output; /* NULL while not in the layout */
 	struct sw_output_stats *stats;
 	struct sw_vblank_clock *vblank; /* headless only; owned by the output */
+	struct sw_frame_delay *delay;   /* others, with --max-render-time; NULL: none */
 	/* What layer-shell exclusive zones leave of the output, in layout
 	 * coordinates: what maximized windows fill. */
 	struct wlr_box usable_area;

@@ -4,7 +4,8 @@
  * idle callback right after the commit, with no refresh period and no
  * sequence. Pacing demos and tests need a display-like clock, so syncway
  * gives each headless output one: vblank n is at base + n * period, a
- * timerfd wakes the event loop a render budget before each vblank and
+ * timerfd wakes the event loop a render budget before each vblank (a
+ * quarter of the period, or --max-render-time) and
  * sends the output a frame event (fifo-v1's latching deadline, the moment
  * syncway renders), and the frame committed then is reported presented at
  * the first vblank not before the commit, with its sequence number: never
@@ -45,6 +46,7 @@ struct sw_vblank_clock {
 	int timer_fd;
 	struct wl_event_source *source;
 	int64_t period_ns;
+	int64_t budget_ns;   /* --max-render-time; 0: a quarter of the period */
 	int64_t base_ns;     /* vblank 0 */
 	uint64_t seq;        /* the latest vblank */
 	bool ticking;        /* in the frame event of vblank seq */
@@ -84,12 +86,20 @@ static uint64_t vblank_at_or_after(const struct sw_vblank_clock *clock, int64_t 
 	return (uint64_t)((t - clock->base_ns + clock->period_ns - 1) / clock->period_ns);
 }
 
-/* Wakes up a render budget, a quarter of the period, before vblank seq
- * and every vblank after it: a periodic timer, so that a frame costs no
- * timerfd_settime() (the kernel counts the wake-ups slept through). */
+/* How long before a vblank its frame is rendered: --max-render-time when
+ * it leaves something of the period, else a quarter of the period. */
+static int64_t render_budget(const struct sw_vblank_clock *clock)
+{
+	return clock->budget_ns > 0 && clock->budget_ns < clock->period_ns ? clock->budget_ns :
+									      clock->period_ns / 4;
+}
+
+/* Wakes up a render budget before vblank seq and every vblank after it: a
+ * periodic timer, so that a frame costs no timerfd_settime() (the kernel
+ * counts the wake-ups slept through). */
 static void arm(struct sw_vblank_clock *clock, uint64_t seq)
 {
-	int64_t t = clock->base_ns + (int64_t)seq * clock->period_ns - clock->period_ns / 4;
+	int64_t t = clock->base_ns + (int64_t)seq * clock->period_ns - render_budget(clock);
 	struct itimerspec spec = {
 		.it_value = sw_ns_timespec(t),
 		.it_interval = sw_ns_timespec(clock->period_ns),
@@ -111,7 +121,7 @@ static void note_wake_up(struct sw_vblank_clock *clock, uint64_t armed, uint64_t
 	int64_t cpu = clock->wake_usage_valid ?
 		sw_timeval_ns(clock->wake_usage.ru_utime) + sw_timeval_ns(clock->wake_usage.ru_stime) :
 		sw_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	int64_t deadline = clock->base_ns + (int64_t)armed * clock->period_ns - clock->period_ns / 4;
+	int64_t deadline = clock->base_ns + (int64_t)armed * clock->period_ns - render_budget(clock);
 	enum sw_vblank_kind slept = !clock->wake_ns ? SW_VBLANK_UNKNOWN :
 		clock->wake_ns + (cpu - clock->wake_cpu_ns) >= deadline ?
 		SW_VBLANK_SLEPT_BUSY : SW_VBLANK_SLEPT_WAITING;
@@ -189,9 +199,17 @@ static void handle_commit(struct wl_listener *listener, void *data)
 	if (clock->ticking)
 		clock->frame_commit_seq = clock->output->commit_seq;
 	/* A frame goes out at the vblank its frame event was for; one
-	 * committed outside them (the first modeset) at the next one. */
-	clock->commit_seq = clock->ticking ? clock->seq :
-		vblank_at_or_after(clock, sw_clock_ns(CLOCK_MONOTONIC));
+	 * committed outside them (the first modeset, a configuration from
+	 * output management) at the next one that has no frame yet, which
+	 * then gets no frame event of its own, as a display sends none while
+	 * a flip is pending. */
+	if (clock->ticking) {
+		clock->commit_seq = clock->seq;
+	} else {
+		uint64_t seq = vblank_at_or_after(clock, clock->commit_ns);
+		clock->commit_seq = seq > clock->seq ? seq : clock->seq + 1;
+		clock->seq = clock->commit_seq;
+	}
 	/* A new mode: the clock goes on at its rate from the next vblank. */
 	int64_t period = output_period_ns(clock->output);
 	if (period == clock->period_ns)
@@ -213,7 +231,8 @@ static void handle_destroy(struct wl_listener *listener, void *data)
 	free(clock);
 }
 
-struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct wl_event_loop *loop)
+struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct wl_event_loop *loop,
+					       int64_t budget_ns)
 {
 	if (!wlr_output_is_headless(output))
 		return NULL;
@@ -228,6 +247,7 @@ struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct
 	if (!clock->source)
 		goto fail_close;
 	clock->period_ns = output_period_ns(output);
+	clock->budget_ns = budget_ns;
 	clock->base_ns = sw_clock_ns(CLOCK_MONOTONIC);
 	arm(clock, 1);
 	clock->present.notify = handle_present;

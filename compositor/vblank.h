@@ -15,10 +15,13 @@ struct sw_vblank_clock;
  * without a mode, the backend's own default): at every vblank it sends the
  * output a frame event, and the output's "present" events carry that
  * vblank's time and sequence number, the refresh period and the vsync
- * flag (a tearing page flip: its commit's time, no vsync flag). Create it before anything else listens to the present event, so
+ * flag (a tearing page flip: its commit's time, no vsync flag). The frame
+ * is rendered budget_ns before its vblank (0, or not less than the period:
+ * a quarter of the period). Create it before anything else listens to the present event, so
  * that every listener (presentation feedback included) sees those values.
  * NULL on other outputs (and on failure, logged). Freed with the output. */
-struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct wl_event_loop *loop);
+struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct wl_event_loop *loop,
+					       int64_t budget_ns);
 
 /* Whether the frame event being handled is one of the clock's vblanks;
  * the backend's own frame events are not, and a clocked output ignores
