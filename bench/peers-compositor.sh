@@ -18,21 +18,43 @@
 if [ "${SYNCWAY_PEERS_SCANOUT:-1}" = 0 ]; then
 	export WLR_SCENE_DISABLE_DIRECT_SCANOUT=1
 fi
+# SYNCWAY_PEERS_BACKEND=drm (tools/peers --drm): syncway and sway on
+# virtio-gpu's KMS connector instead, Virtual-1, in mode ${mode_w}x${mode_h}
+# (libseat's noop backend, no input devices), where page flips complete at
+# a vblank on a kernel with DRM's vblank timer in virtio-gpu (7.3): both
+# report real presentation. syncway-late is syncway with
+# --max-render-time $SYNCWAY_PEERS_MAX_RENDER_TIME (default 6 ms).
+peers_drm=
+[ "${SYNCWAY_PEERS_BACKEND:-headless}" = drm ] && peers_drm=1
 
 # start_compositor COMP RT: COMP in the background on XDG_RUNTIME_DIR=RT,
 # its output in $out/COMP.log; sets pid, and WAYLAND_DISPLAY once its socket
 # is there. Returns 1 when it did not start.
 start_compositor() {
 	comp=$1 rt=$2
+	if [ -n "$peers_drm" ]; then
+		case $comp in
+		syncway* | sway) ;;
+		*) echo "peers: $comp runs headless only here" >&2; return 1 ;;
+		esac
+		backend_env="WLR_BACKENDS=drm LIBSEAT_BACKEND=noop WLR_LIBINPUT_NO_DEVICES=1"
+		output=Virtual-1 syncway_mode="--output Virtual-1:${mode_w}x${mode_h}@$hz"
+	else
+		backend_env="WLR_BACKENDS=headless WLR_HEADLESS_OUTPUTS=1"
+		output=HEADLESS-1 syncway_mode="--headless-size ${mode_w}x${mode_h}@$hz"
+	fi
 	case $comp in
-	syncway | syncway-plain)
+	syncway | syncway-plain | syncway-late)
 		# syncway-plain: none of the protocols sway and weston lack here
 		# (linux-drm-syncobj-v1, fifo-v1, commit-timing-v1), so that
 		# every client takes the path it takes on them.
-		on=$([ "$comp" = syncway ] && echo 1 || echo 0)
-		SYNCWAY_EXPLICIT_SYNC=$on SYNCWAY_FIFO=$on SYNCWAY_COMMIT_TIMING=$on \
-			SYNCWAY_DECORATIONS=server WLR_BACKENDS=headless WLR_RENDERER=$renderer \
-			${wrap:-} "$build/compositor/syncway" --headless-size "${mode_w}x${mode_h}@$hz" \
+		on=$([ "$comp" = syncway-plain ] && echo 0 || echo 1)
+		late=
+		[ "$comp" = syncway-late ] && late="--max-render-time ${SYNCWAY_PEERS_MAX_RENDER_TIME:-6}"
+		# shellcheck disable=SC2086 # one word each
+		env $backend_env SYNCWAY_EXPLICIT_SYNC=$on SYNCWAY_FIFO=$on SYNCWAY_COMMIT_TIMING=$on \
+			SYNCWAY_DECORATIONS=server WLR_RENDERER=$renderer \
+			${wrap:-} "$build/compositor/syncway" $syncway_mode $late \
 			--no-xwayland --report 0 >"$out/$comp.log" 2>&1 &
 		;;
 	sway | sway-1.12)
@@ -41,13 +63,14 @@ start_compositor() {
 		# sway-1.12: the same, from the peers' root (tools/peers runs it
 		# in a guest of its own).
 		cat >"$rt/sway.conf" <<EOF
-output HEADLESS-1 mode ${mode_w}x${mode_h}@${hz}Hz
+output $output mode ${mode_w}x${mode_h}@${hz}Hz
 xwayland disable
 default_border none
 default_floating_border none
 for_window [all] floating enable
 EOF
-		WLR_BACKENDS=headless WLR_HEADLESS_OUTPUTS=1 WLR_RENDERER=$renderer WLR_LIBINPUT_NO_DEVICES=1 \
+		# shellcheck disable=SC2086 # one word each
+		env $backend_env WLR_RENDERER=$renderer WLR_LIBINPUT_NO_DEVICES=1 \
 			${wrap:-} sway -c "$rt/sway.conf" >"$out/$comp.log" 2>&1 &
 		;;
 	weston)

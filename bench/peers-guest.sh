@@ -16,6 +16,8 @@ set -u
 build=$1 out=$2 renderer=$3 secs=$4 comps=$5 clients=$6
 warm=${7:-30} # presented frames before the window: shaders compiled, window mapped
 mode_w=1280 mode_h=720 hz=60
+# On KMS (tools/peers --drm) a mode virtio-gpu's connector lists.
+[ "${SYNCWAY_PEERS_BACKEND:-headless}" = drm ] && mode_w=1024 mode_h=768
 mkdir -p "$out"
 probe=/syncway/$build/clients/libsyncway-present-probe.so
 export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/syncway/build/peers-shader-cache}
