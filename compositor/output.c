@@ -232,7 +232,12 @@ static void handle_frame(struct wl_listener *listener, void *data)
 	/* A clocked output renders at its vblanks only. */
 	if (output->vblank && !sw_vblank_clock_ticking(output->vblank))
 		return;
-	if (output->delay && sw_frame_delay_defer(output->delay, sw_clock_ns(CLOCK_MONOTONIC)))
+	/* A variable refresh rate or a tearing flip shows the frame when it
+	 * comes: waiting would only add latency. */
+	if (output->delay &&
+	    output->wlr_output->adaptive_sync_status != WLR_OUTPUT_ADAPTIVE_SYNC_ENABLED &&
+	    !output_wants_tearing(output) &&
+	    sw_frame_delay_defer(output->delay, sw_clock_ns(CLOCK_MONOTONIC)))
 		return;
 	output_render_frame(output);
 }
