@@ -30,7 +30,7 @@ else
 fi
 
 # run NAME BACKEND [OPTION...]: syncway on BACKEND with $client (default
-# simple-shm for 4 s); sets median_ms (of the presented frames' lead: after
+# simple-shm for 3 s); sets median_ms (of the presented frames' lead: after
 # the first 20, or the last $pick),
 # interval_ms (the median presentation interval), frames and run_problems.
 run() {
@@ -45,7 +45,7 @@ run() {
 		env="WLR_BACKENDS=headless"
 	fi
 	env $env timeout 60 "$syncway" --report 0 --no-xwayland --stats "$stats" "$@" -x \
-		-s "${client:-timeout 4 weston-simple-shm; true}" >"$log" 2>&1
+		-s "${client:-timeout 3 weston-simple-shm; true}" >"$log" 2>&1
 	run_problems "$log" $? ""
 	median_ms=$(sed -n 's/.*"type":"frame".*"lead_ns":\([0-9-]*\).*/\1/p' "$stats" | tail -n "${pick:-+21}" | sort -n |
 		awk '{ v[NR] = $1 } END { if (NR) printf "%.2f", v[int((NR + 1) / 2)] / 1e6; else print "none" }')
