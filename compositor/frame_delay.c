@@ -6,8 +6,13 @@
  * commits made until then at that vblank. The next vblank is predicted
  * from the latest presentation and the refresh period the backend
  * reported; a frame event without both is rendered at once. The budget is
- * the user's (--max-render-time): too short, and frames miss their vblank,
- * which the frame statistics count. */
+ * the user's (--max-render-time MS): too short, and frames miss their
+ * vblank, which the frame statistics count. Or it is measured (auto, as
+ * Mutter's frame clock and KWin estimate their render time): the longest
+ * render-to-commit time of the last AUTO_WINDOW frames, a margin, and a
+ * penalty that grows by a millisecond at each frame shown after the vblank
+ * it was rendered for (work the CPU time does not see: a GPU still
+ * drawing, a flip the kernel took late) and shrinks while frames make it. */
 #include "frame_delay.h"
 
 #include <errno.h>
@@ -20,13 +25,23 @@
 
 #include "clock.h"
 
+#define AUTO_WINDOW 64
+#define AUTO_MARGIN_NS 1000000
+#define AUTO_MIN_NS 1500000
+#define AUTO_PENALTY_STEP_NS 1000000
+
 struct sw_frame_delay {
-	int64_t budget_ns;
+	int64_t budget_ns;  /* 0: measured */
+	int64_t busy_ns[AUTO_WINDOW]; /* render start to commit end, by frame */
+	unsigned n_frames;
+	int64_t penalty_ns;
+	int64_t target_ns;  /* the vblank the latest frame was rendered for; 0: none */
 	int64_t vblank_ns;  /* the latest presentation; 0: none */
 	int64_t refresh_ns; /* 0: unknown */
 	int timer_fd;
 	struct wl_event_source *source;
 	bool armed;
+	bool due; /* render() runs for the timer: its frame's vblank is the target */
 	void (*render)(void *data);
 	void *data;
 };
@@ -40,7 +55,9 @@ static int handle_timer(int fd, uint32_t mask, void *data)
 	if (!delay->armed)
 		return 0;
 	delay->armed = false;
+	delay->due = true;
 	delay->render(delay->data);
+	delay->due = false;
 	return 0;
 }
 
@@ -82,6 +99,41 @@ void sw_frame_delay_presented(struct sw_frame_delay *delay, const struct wlr_out
 		return;
 	delay->vblank_ns = sw_timespec_ns(*event->when);
 	delay->refresh_ns = event->refresh > 0 ? event->refresh : 0;
+	if (delay->budget_ns || !delay->target_ns || !delay->refresh_ns)
+		return;
+	if (delay->vblank_ns >= delay->target_ns + delay->refresh_ns / 2)
+		delay->penalty_ns = delay->penalty_ns + AUTO_PENALTY_STEP_NS < delay->refresh_ns / 2 ?
+			delay->penalty_ns + AUTO_PENALTY_STEP_NS : delay->refresh_ns / 2;
+	else
+		delay->penalty_ns -= delay->penalty_ns / 32;
+	delay->target_ns = 0;
+}
+
+void sw_frame_delay_rendered(struct sw_frame_delay *delay, int64_t start_ns, int64_t end_ns, int64_t target_ns)
+{
+	delay->busy_ns[delay->n_frames++ % AUTO_WINDOW] = end_ns - start_ns;
+	/* Only a frame rendered at its due time says whether the budget was
+	 * enough: one whose frame event came later had less. */
+	delay->target_ns = delay->due ? target_ns : 0;
+}
+
+int64_t sw_frame_delay_budget_ns(const struct sw_frame_delay *delay)
+{
+	if (delay->budget_ns)
+		return delay->budget_ns;
+	int64_t longest = 0;
+	unsigned n = delay->n_frames < AUTO_WINDOW ? delay->n_frames : AUTO_WINDOW;
+	for (unsigned i = 0; i < n; i++)
+		if (delay->busy_ns[i] > longest)
+			longest = delay->busy_ns[i];
+	int64_t budget = longest + AUTO_MARGIN_NS + delay->penalty_ns;
+	if (budget < AUTO_MIN_NS)
+		budget = AUTO_MIN_NS;
+	/* Never more than half a refresh: past that, rendering at the frame
+	 * event would do as well. */
+	if (delay->refresh_ns && budget > delay->refresh_ns / 2)
+		budget = delay->refresh_ns / 2;
+	return budget;
 }
 
 int64_t sw_frame_delay_vblank_ns(const struct sw_frame_delay *delay, int64_t now_ns)
@@ -98,9 +150,10 @@ bool sw_frame_delay_defer(struct sw_frame_delay *delay, int64_t now_ns)
 	if (delay->armed)
 		return true;
 	int64_t vblank = sw_frame_delay_vblank_ns(delay, now_ns);
-	if (!vblank || delay->budget_ns >= delay->refresh_ns)
+	int64_t budget = sw_frame_delay_budget_ns(delay);
+	if (!vblank || budget >= delay->refresh_ns)
 		return false;
-	int64_t due = vblank - delay->budget_ns;
+	int64_t due = vblank - budget;
 	if (due <= now_ns)
 		return false;
 	struct itimerspec spec = { .it_value = sw_ns_timespec(due) };

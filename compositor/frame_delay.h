@@ -10,7 +10,8 @@ struct wl_event_loop;
 struct wlr_output_event_present;
 struct sw_frame_delay;
 
-/* render(data) is called when a deferred frame is due. budget_ns > 0. */
+/* render(data) is called when a deferred frame is due. budget_ns: the
+ * render budget, or 0 to measure one. */
 struct sw_frame_delay *sw_frame_delay_create(struct wl_event_loop *loop, int64_t budget_ns,
 					     void (*render)(void *data), void *data);
 void sw_frame_delay_destroy(struct sw_frame_delay *delay);
@@ -24,6 +25,13 @@ void sw_frame_delay_presented(struct sw_frame_delay *delay, const struct wlr_out
  * into it), false to render now: no vblank known yet, or the budget
  * reaches back to now. */
 bool sw_frame_delay_defer(struct sw_frame_delay *delay, int64_t now_ns);
+
+/* A frame was rendered and committed from start_ns to end_ns, for the
+ * vblank at target_ns (0: unknown): what a measured budget learns from. */
+void sw_frame_delay_rendered(struct sw_frame_delay *delay, int64_t start_ns, int64_t end_ns, int64_t target_ns);
+
+/* The budget now. */
+int64_t sw_frame_delay_budget_ns(const struct sw_frame_delay *delay);
 
 /* The vblank the frame being rendered is predicted to be shown at; 0 when
  * unknown. */

@@ -91,11 +91,13 @@ static const char usage[] =
 	"                           at most half)\n"
 	"      --no-xwayland        no X11 clients (Xwayland starts at the first one otherwise)\n"
 	"      --adaptive-sync      variable refresh rate on outputs that have it\n"
-	"      --max-render-time MS render each frame MS milliseconds before the vblank it is\n"
-	"                           for, so that what clients commit until then is shown\n"
-	"                           at it (default off: at the frame event, right after the\n"
-	"                           previous vblank; headless outputs a quarter refresh\n"
-	"                           before); too short, and frames miss their vblank\n"
+	"      --max-render-time MS|auto  render each frame MS milliseconds before the vblank\n"
+	"                           it is for, so that what clients commit until then is\n"
+	"                           shown at it; auto: as long as rendering took lately,\n"
+	"                           and longer after misses (default off: at the frame\n"
+	"                           event, right after the previous vblank; headless outputs\n"
+	"                           a quarter refresh before); too short, and frames miss\n"
+	"                           their vblank\n"
 	"  -v, --verbose            wlroots info messages, and each turn of the event loop\n"
 	"                           over 16.7 ms with its CPU time; twice for debug\n"
 	"  -h, --help               this text\n"
@@ -234,14 +236,14 @@ static bool parse_options(int argc, char **argv, struct sw_options *options, int
 			options->adaptive_sync = true;
 			break;
 		case OPT_MAX_RENDER_TIME: {
-			if (strcmp(optarg, "off") == 0) {
-				options->max_render_time_ns = 0;
+			if (strcmp(optarg, "off") == 0 || strcmp(optarg, "auto") == 0) {
+				options->max_render_time_ns = optarg[0] == 'a' ? SW_MAX_RENDER_TIME_AUTO : 0;
 				break;
 			}
 			double ms = strtod(optarg, &end);
 			if (*end || end == optarg || !(ms > 0 && ms < 1000)) {
 				fprintf(stderr, "syncway: --max-render-time wants milliseconds (above 0, "
-					"below 1000) or off, not '%s'\n", optarg);
+					"below 1000), auto or off, not '%s'\n", optarg);
 				return false;
 			}
 			options->max_render_time_ns = (int64_t)(ms * 1e6 + 0.5);

@@ -178,8 +178,9 @@ static void output_render_frame(struct sw_output *output)
 
 	uint32_t seq_before = wlr_output->commit_seq;
 	int64_t start = sw_clock_ns(CLOCK_MONOTONIC);
+	int64_t target = frame_target_ns(output, start);
 	/* Commits due by the time this frame is presented go into it. */
-	sw_commit_timing_output_latching(server->commit_timing, wlr_output, frame_target_ns(output, start));
+	sw_commit_timing_output_latching(server->commit_timing, wlr_output, target);
 	output->precommit_ns = 0;
 	output->in_frame = true;
 	bool ok = output_commit_frame(output);
@@ -203,6 +204,8 @@ static void output_render_frame(struct sw_output *output)
 			.committed_ns = end,
 		};
 		retire_timer_arm(output, output->in_flight[0].committed_ns, end);
+		if (output->delay)
+			sw_frame_delay_rendered(output->delay, start, end, target);
 		sw_frame_stats_frame_committed(output->stats, output->scene_output, frame,
 					       wlr_output->commit_seq, start,
 					       output->precommit_ns ? output->precommit_ns : end, end);
@@ -356,7 +359,8 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	}
 	/* First on the present event, so that every listener sees its times. */
 	struct sw_vblank_clock *vblank = sw_vblank_clock_create(wlr_output, server->loop,
-								options->max_render_time_ns);
+								options->max_render_time_ns > 0 ?
+								options->max_render_time_ns : 0);
 
 	const struct sw_output_config *config = sw_output_config_find(options->outputs, options->n_outputs,
 									wlr_output->name);
@@ -376,8 +380,9 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	wlr_output->data = output;
 	output->vblank = vblank;
 	output->retire_timer = wl_event_loop_add_timer(server->loop, handle_retire_timeout, output);
-	if (!vblank && options->max_render_time_ns > 0) {
-		output->delay = sw_frame_delay_create(server->loop, options->max_render_time_ns,
+	if (!vblank && options->max_render_time_ns) {
+		output->delay = sw_frame_delay_create(server->loop, options->max_render_time_ns > 0 ?
+						      options->max_render_time_ns : 0,
 						      render_delayed_frame, output);
 		if (!output->delay)
 			wlr_log_errno(WLR_ERROR, "%s: frames are rendered at the frame event, not "

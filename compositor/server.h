@@ -39,6 +39,8 @@ struct sw_vblank_clock;
 struct wlr_surface;
 struct wlr_xwayland_surface;
 
+#define SW_MAX_RENDER_TIME_AUTO (-1)
+
 struct sw_options {
 	const char *startup_cmd;      /* -s: run with /bin/sh -c */
 	const char *stats_path;       /* --stats: JSON lines */
@@ -48,7 +50,8 @@ struct sw_options {
 	bool no_xwayland;             /* --no-xwayland */
 	bool adaptive_sync;           /* --adaptive-sync: VRR where outputs have it */
 	/* --max-render-time: frames rendered that long before the vblank;
-	 * 0: headless outputs a quarter of the period, others at once. */
+	 * 0: headless outputs a quarter of the period, others at once;
+	 * SW_MAX_RENDER_TIME_AUTO: measured (headless: a quarter period). */
 	int64_t max_render_time_ns;
 	struct sw_input_config input; /* from the environment (input_config.c) */
 	struct sw_output_config outputs[16]; /* --output, in the order given */

@@ -105,9 +105,14 @@ if [ -z "$run_problems" ] && [ "$interval_ms" != none ] &&
 	reason="page flips complete at once on this kernel's virtio-gpu (median interval $interval_ms ms): no vblank to render against"
 	result drm-frame-begins-at-the-vblank-before-its-own skip "$reason"
 	result drm-frame-begins-max-render-time-before-its-vblank skip "$reason"
+	result drm-measured-budget-begins-the-frame-late-in-the-refresh skip "$reason"
 else
 	within drm-frame-begins-at-the-vblank-before-its-own 12 17.5
 	run drm-budget drm --max-render-time 6
 	within drm-frame-begins-max-render-time-before-its-vblank 4 6.1
+	# A measured budget: what rendering took lately and a margin, well
+	# under the most of a refresh the frame event gives.
+	run drm-auto drm --max-render-time auto
+	within drm-measured-budget-begins-the-frame-late-in-the-refresh 1.5 10
 fi
 result_summary
