@@ -319,6 +319,15 @@ bool ct_wait_flag(struct ct_conn *c, const bool *flag, int timeout_ms)
 	return true;
 }
 
+void ct_need_configure_since(struct ct_window *w, unsigned before, const char *what)
+{
+	int64_t deadline = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
+	while (w->win.configures == before && ct_now_ns() < deadline)
+		ct_dispatch(w->c, -1, 50);
+	if (w->win.configures == before)
+		sw_fail("%s: no configure within %d ms", what, CT_DEADLINE_MS);
+}
+
 bool ct_try_roundtrip(struct ct_conn *c)
 {
 	if (wl_display_roundtrip(c->d->display) >= 0)

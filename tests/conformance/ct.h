@@ -82,6 +82,10 @@ int64_t ct_timed_roundtrip(struct ct_conn *c);
 bool ct_dispatch(struct ct_conn *c, int extra_fd, int timeout_ms);
 /* Dispatches until *flag is true; false after timeout_ms. */
 bool ct_wait_flag(struct ct_conn *c, const bool *flag, int timeout_ms);
+struct ct_window;
+/* Dispatches until w has had more than `before` configures; fails the
+ * subtest ("WHAT: no configure ...") after CT_DEADLINE_MS. */
+void ct_need_configure_since(struct ct_window *w, unsigned before, const char *what);
 /* Roundtrip that may end in a protocol error: false then (other
  * connection errors fail the subtest). */
 bool ct_try_roundtrip(struct ct_conn *c);

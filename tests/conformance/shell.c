@@ -17,20 +17,10 @@
 #include "xdg-decoration-unstable-v1-client-protocol.h"
 #include "xdg-shell-client-protocol.h"
 
-/* Dispatches until w has had more than `before` configures. */
-static void configure_since(struct ct_window *w, unsigned before, const char *what)
-{
-	int64_t deadline = ct_now_ns() + (int64_t)CT_DEADLINE_MS * 1000000;
-	while (w->win.configures == before && ct_now_ns() < deadline)
-		ct_dispatch(w->c, -1, 50);
-	if (w->win.configures == before)
-		sw_fail("%s: no configure within %d ms", what, CT_DEADLINE_MS);
-}
-
 /* Dispatches until the compositor sends w another configure. */
 static void next_configure(struct ct_window *w, const char *what)
 {
-	configure_since(w, w->win.configures, what);
+	ct_need_configure_since(w, w->win.configures, what);
 }
 
 /* The filled size is the output's: exactly the one the environment names,
@@ -369,7 +359,7 @@ static void layer_tests(void)
 		if ((int)panel.width != full_w || panel.height != ZONE)
 			sw_fail("panel anchored top, left and right: configured %ux%u, expected %dx%d",
 				panel.width, panel.height, full_w, ZONE);
-		configure_since(w, configures, "a top panel with an exclusive zone appeared");
+		ct_need_configure_since(w, configures, "a top panel with an exclusive zone appeared");
 		if (w->win.configure_width != full_w || w->win.configure_height != full_h - ZONE)
 			sw_fail("beside a panel with a %d px exclusive zone the maximized window is "
 				"configured %dx%d, expected %dx%d", ZONE, w->win.configure_width,
@@ -377,7 +367,7 @@ static void layer_tests(void)
 
 		configures = w->win.configures;
 		layer_destroy(&panel);
-		configure_since(w, configures, "the panel went away");
+		ct_need_configure_since(w, configures, "the panel went away");
 		if (w->win.configure_width != full_w || w->win.configure_height != full_h)
 			sw_fail("after the panel went the maximized window is configured %dx%d, expected "
 				"the whole %dx%d", w->win.configure_width, w->win.configure_height, full_w,
