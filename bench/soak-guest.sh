@@ -18,7 +18,9 @@
 # window's FPS, syncway's CPU time so far (clock ticks), RssFile and
 # RssShmem (kB), malloc's bytes in use and free from the report lines
 # ("heap N B in use, M B free"; else "-"), and the open fds that are
-# sockets (the listening ones and the clients' connections).
+# sockets (the listening ones and the clients' connections). Also
+# syncway's /proc/PID/smaps at the warm-up's end (a tenth of the run) and
+# at the stop: OUT/smaps-warm.txt, OUT/smaps-end.txt.
 set -u
 build=$1 out=$2 hz=$3 size=$4 clients=$5 report=$6 max_frames=$7 max_secs=$8
 syncway=${9:-$build/compositor/syncway}
@@ -116,8 +118,19 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" "$anon" "$fds" \
 			"$handles" "$longest" "$fps" "$cpu" "$file" "$shmem" "$heap" "$heap_free" "$sockets" >>"$out/samples.tsv"
 		elapsed=$(( ${now%.*} - ${start%.*} ))
+		# syncway's mappings at the warm-up's end and at the stop: which
+		# of them the RSS that stays came from (two forks in a run).
+		if [ -z "${smaps_warm:-}" ] &&
+		   { { [ "$max_frames" -gt 0 ] && [ "$frames" -ge $((max_frames / 10)) ]; } ||
+		     { [ "$max_frames" = 0 ] && [ "$elapsed" -ge $((max_secs / 10)) ]; }; }; then
+			echo "# at $frames frames" >"$out/smaps-warm.txt"
+			cat "/proc/$pid/smaps" >>"$out/smaps-warm.txt"
+			smaps_warm=1
+		fi
 		if { [ "$max_frames" -gt 0 ] && [ "$frames" -ge "$max_frames" ]; } ||
 		   { [ "$max_secs" -gt 0 ] && [ "$elapsed" -ge "$max_secs" ]; }; then
+			echo "# at $frames frames" >"$out/smaps-end.txt"
+			cat "/proc/$pid/smaps" >>"$out/smaps-end.txt"
 			touch "$out/stop"
 			stopped=1
 			echo "soak: stopping at $frames frames after $elapsed s" >&2
