@@ -117,7 +117,8 @@ void sw_frame_delay_rendered(struct sw_frame_delay *delay, int64_t start_ns, int
 	delay->target_ns = delay->due ? target_ns : 0;
 }
 
-int64_t sw_frame_delay_budget_ns(const struct sw_frame_delay *delay)
+/* The budget now. */
+static int64_t budget_now(const struct sw_frame_delay *delay)
 {
 	if (delay->budget_ns)
 		return delay->budget_ns;
@@ -150,7 +151,7 @@ bool sw_frame_delay_defer(struct sw_frame_delay *delay, int64_t now_ns)
 	if (delay->armed)
 		return true;
 	int64_t vblank = sw_frame_delay_vblank_ns(delay, now_ns);
-	int64_t budget = sw_frame_delay_budget_ns(delay);
+	int64_t budget = budget_now(delay);
 	if (!vblank || budget >= delay->refresh_ns)
 		return false;
 	int64_t due = vblank - budget;

@@ -30,9 +30,6 @@ bool sw_frame_delay_defer(struct sw_frame_delay *delay, int64_t now_ns);
  * vblank at target_ns (0: unknown): what a measured budget learns from. */
 void sw_frame_delay_rendered(struct sw_frame_delay *delay, int64_t start_ns, int64_t end_ns, int64_t target_ns);
 
-/* The budget now. */
-int64_t sw_frame_delay_budget_ns(const struct sw_frame_delay *delay);
-
 /* The vblank the frame being rendered is predicted to be shown at; 0 when
  * unknown. */
 int64_t sw_frame_delay_vblank_ns(const struct sw_frame_delay *delay, int64_t now_ns);
