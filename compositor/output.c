@@ -357,10 +357,11 @@ void handle_new_output(struct wl_listener *listener, void *data)
 		wlr_log(WLR_ERROR, "%s: cannot render to this output", wlr_output->name);
 		return;
 	}
+	/* --max-render-time's budget; 0 with auto or off (the frame delay
+	 * measures one, the vblank clock takes a quarter refresh). */
+	int64_t budget_ns = options->max_render_time_ns > 0 ? options->max_render_time_ns : 0;
 	/* First on the present event, so that every listener sees its times. */
-	struct sw_vblank_clock *vblank = sw_vblank_clock_create(wlr_output, server->loop,
-								options->max_render_time_ns > 0 ?
-								options->max_render_time_ns : 0);
+	struct sw_vblank_clock *vblank = sw_vblank_clock_create(wlr_output, server->loop, budget_ns);
 
 	const struct sw_output_config *config = sw_output_config_find(options->outputs, options->n_outputs,
 									wlr_output->name);
@@ -381,9 +382,7 @@ void handle_new_output(struct wl_listener *listener, void *data)
 	output->vblank = vblank;
 	output->retire_timer = wl_event_loop_add_timer(server->loop, handle_retire_timeout, output);
 	if (!vblank && options->max_render_time_ns) {
-		output->delay = sw_frame_delay_create(server->loop, options->max_render_time_ns > 0 ?
-						      options->max_render_time_ns : 0,
-						      render_delayed_frame, output);
+		output->delay = sw_frame_delay_create(server->loop, budget_ns, render_delayed_frame, output);
 		if (!output->delay)
 			wlr_log_errno(WLR_ERROR, "%s: frames are rendered at the frame event, not "
 				      "--max-render-time before the vblank", wlr_output->name);
