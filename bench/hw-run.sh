@@ -6,7 +6,9 @@
 #   usage: sh bench/hw-run.sh [--out DIR] [--runs N] [--secs S] [--build DIR]
 #                             [--no-suite] [--no-vkgears] [--lava]
 #   --out DIR      results (default hw-results/KERNEL-RELEASE)
-#   --runs N       vkgears runs (default 5), each --secs S long (default 100)
+#   --runs N       vkgears runs (default 5), each measured for --secs S
+#                  (default 100) after vkgears' first report, which covers
+#                  its start-up (waited for up to 120 s)
 #   --build DIR    the syncway build directory (default build)
 #   --no-suite     skip the behaviour suite
 #   --no-vkgears   skip the vkgears runs (no display, no Vulkan driver)
@@ -17,7 +19,7 @@
 # micro.jsonl and micro.txt (syncobj-bench, wall clock), vkgears-N.log and
 # vkgears-fps.txt (one mean FPS per run, its first report left out).
 set -u
-build=build runs=5 secs=100 out= suite=1 vkgears=1 lava=
+build=build runs=5 secs=100 start_max=120 out= suite=1 vkgears=1 lava=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--out) out=${2:?--out needs a directory}; shift ;;
@@ -91,19 +93,35 @@ if [ -n "$vkgears" ]; then
 	i=0
 	while [ $i -lt "$runs" ]; do
 		i=$((i + 1))
-		echo "hw-run: vkgears -present-mailbox, run $i of $runs ($secs s)"
+		echo "hw-run: vkgears -present-mailbox, run $i of $runs ($secs s after its start-up)"
 		# A board without keyboard or mouse is fine: wlroots would
-		# refuse to start without input devices.
-		timeout -s INT "$secs" env WLR_BACKENDS="${WLR_BACKENDS:-drm}" \
+		# refuse to start without input devices. timeout turns the TERM
+		# that ends the run into syncway's INT and bounds a hung run.
+		log=$out/vkgears-$i.log
+		rm -f "$log"
+		timeout -s INT $((start_max + secs + 10)) env WLR_BACKENDS="${WLR_BACKENDS:-drm}" \
 			WLR_LIBINPUT_NO_DEVICES="${WLR_LIBINPUT_NO_DEVICES:-1}" \
-			"$build/compositor/syncway" -s "vkgears -present-mailbox >$out/vkgears-$i.log 2>&1" \
-			>"$out/syncway-$i.log" 2>&1
+			"$build/compositor/syncway" -s "vkgears -present-mailbox >$log 2>&1" \
+			>"$out/syncway-$i.log" 2>&1 &
+		run_pid=$!
+		# vkgears' start-up (its shaders compiled, on a slow CPU for
+		# seconds) falls in its first report: the measured seconds
+		# start after it, however long it took.
+		t=0
+		while ! grep -q ' FPS$' "$log" 2>/dev/null && kill -0 $run_pid 2>/dev/null &&
+			[ $t -lt "$start_max" ]; do
+			sleep 1
+			t=$((t + 1))
+		done
+		grep -q ' FPS$' "$log" 2>/dev/null && sleep "$secs"
+		kill -TERM $run_pid 2>/dev/null
+		wait $run_pid
 		# vkgears reports "N frames in T seconds = F FPS" every 5 s;
 		# the first report includes start-up.
-		fps=$(sed -n 's/.* = *\([0-9.]*\) FPS$/\1/p' "$out/vkgears-$i.log" | tail -n +2 |
+		fps=$(sed -n 's/.* = *\([0-9.]*\) FPS$/\1/p' "$log" | tail -n +2 |
 			awk '{ s += $1; n++ } END { if (n) printf "%.3f\n", s / n }')
 		if [ -z "$fps" ]; then
-			echo "hw-run: run $i: vkgears reported no frame rate (see $out/vkgears-$i.log, $out/syncway-$i.log)" >&2
+			echo "hw-run: run $i: vkgears reported no frame rate after its first report (within $start_max s) and $secs s more (see $log, $out/syncway-$i.log)" >&2
 			report "vkgears-mailbox-run$i" fail
 			status=1
 			continue
