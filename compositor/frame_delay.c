@@ -15,15 +15,11 @@
  * drawing, a flip the kernel took late) and shrinks while frames make it. */
 #include "frame_delay.h"
 
-#include <errno.h>
 #include <stdlib.h>
-#include <sys/timerfd.h>
-#include <unistd.h>
-#include <wayland-server-core.h>
 #include <wlr/types/wlr_output.h>
-#include <wlr/util/log.h>
 
 #include "clock.h"
+#include "deadline_timer.h"
 
 #define AUTO_WINDOW 64
 #define AUTO_MARGIN_NS 1000000
@@ -38,27 +34,22 @@ struct sw_frame_delay {
 	int64_t target_ns;  /* the vblank the latest frame was rendered for; 0: none */
 	int64_t vblank_ns;  /* the latest presentation; 0: none */
 	int64_t refresh_ns; /* 0: unknown */
-	int timer_fd;
-	struct wl_event_source *source;
+	struct sw_deadline_timer timer;
 	bool armed;
 	bool due; /* render() runs for the timer: its frame's vblank is the target */
 	void (*render)(void *data);
 	void *data;
 };
 
-static int handle_timer(int fd, uint32_t mask, void *data)
+static void handle_due(void *data)
 {
 	struct sw_frame_delay *delay = data;
-	uint64_t expirations;
-	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
-		wlr_log_errno(WLR_ERROR, "frame delay: reading the timer");
 	if (!delay->armed)
-		return 0;
+		return;
 	delay->armed = false;
 	delay->due = true;
 	delay->render(delay->data);
 	delay->due = false;
-	return 0;
 }
 
 struct sw_frame_delay *sw_frame_delay_create(struct wl_event_loop *loop, int64_t budget_ns,
@@ -70,14 +61,7 @@ struct sw_frame_delay *sw_frame_delay_create(struct wl_event_loop *loop, int64_t
 	delay->budget_ns = budget_ns;
 	delay->render = render;
 	delay->data = data;
-	delay->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (delay->timer_fd < 0) {
-		free(delay);
-		return NULL;
-	}
-	delay->source = wl_event_loop_add_fd(loop, delay->timer_fd, WL_EVENT_READABLE, handle_timer, delay);
-	if (!delay->source) {
-		close(delay->timer_fd);
+	if (!sw_deadline_timer_init(&delay->timer, loop, "frame delay", handle_due, delay)) {
 		free(delay);
 		return NULL;
 	}
@@ -88,8 +72,7 @@ void sw_frame_delay_destroy(struct sw_frame_delay *delay)
 {
 	if (!delay)
 		return;
-	wl_event_source_remove(delay->source);
-	close(delay->timer_fd);
+	sw_deadline_timer_finish(&delay->timer);
 	free(delay);
 }
 
@@ -157,11 +140,8 @@ bool sw_frame_delay_defer(struct sw_frame_delay *delay, int64_t now_ns)
 	int64_t due = vblank - budget;
 	if (due <= now_ns)
 		return false;
-	struct itimerspec spec = { .it_value = sw_ns_timespec(due) };
-	if (timerfd_settime(delay->timer_fd, TFD_TIMER_ABSTIME, &spec, NULL) != 0) {
-		wlr_log_errno(WLR_ERROR, "frame delay: arming the timer");
+	if (!sw_deadline_timer_arm(&delay->timer, due, 0))
 		return false;
-	}
 	delay->armed = true;
 	return true;
 }

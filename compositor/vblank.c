@@ -23,12 +23,11 @@
 #include "vblank.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/timerfd.h>
 #include <time.h>
-#include <unistd.h>
 #include <wayland-server-core.h>
 #include <wlr/backend/headless.h>
 #include <wlr/interfaces/wlr_output.h>
@@ -36,6 +35,7 @@
 #include <wlr/util/log.h>
 
 #include "clock.h"
+#include "deadline_timer.h"
 #include "output_config.h"
 
 /* How many recent vblanks the clock remembers the kind of. */
@@ -43,8 +43,7 @@
 
 struct sw_vblank_clock {
 	struct wlr_output *output;
-	int timer_fd;
-	struct wl_event_source *source;
+	struct sw_deadline_timer timer;
 	int64_t period_ns;
 	int64_t budget_ns;   /* --max-render-time; 0: a quarter of the period */
 	int64_t base_ns;     /* vblank 0 */
@@ -100,12 +99,7 @@ static int64_t render_budget(const struct sw_vblank_clock *clock)
 static void arm(struct sw_vblank_clock *clock, uint64_t seq)
 {
 	int64_t t = clock->base_ns + (int64_t)seq * clock->period_ns - render_budget(clock);
-	struct itimerspec spec = {
-		.it_value = sw_ns_timespec(t),
-		.it_interval = sw_ns_timespec(clock->period_ns),
-	};
-	if (timerfd_settime(clock->timer_fd, TFD_TIMER_ABSTIME, &spec, NULL) != 0)
-		wlr_log_errno(WLR_ERROR, "%s: arming the vblank timer", clock->output->name);
+	sw_deadline_timer_arm(&clock->timer, t, clock->period_ns);
 }
 
 /* Notes the kind of the vblanks from the one the timer was armed for to
@@ -133,12 +127,9 @@ static void note_wake_up(struct sw_vblank_clock *clock, uint64_t armed, uint64_t
 	clock->wake_cpu_ns = cpu;
 }
 
-static int handle_vblank(int fd, uint32_t mask, void *data)
+static void handle_vblank(void *data)
 {
 	struct sw_vblank_clock *clock = data;
-	uint64_t expirations;
-	if (read(fd, &expirations, sizeof(expirations)) < 0 && errno != EAGAIN)
-		wlr_log_errno(WLR_ERROR, "%s: reading the vblank timer", clock->output->name);
 	/* The vblank this frame can still make; any before it were missed. */
 	int64_t now = sw_clock_ns(CLOCK_MONOTONIC);
 	uint64_t armed = clock->seq + 1;
@@ -148,15 +139,14 @@ static int handle_vblank(int fd, uint32_t mask, void *data)
 	 * display takes one frame a vblank; a second would be shown a vblank
 	 * late, and so would every frame after it. */
 	if (seq < armed)
-		return 0;
+		return;
 	clock->seq = seq;
 	note_wake_up(clock, armed, seq, now);
 	if (!clock->output->enabled)
-		return 0;
+		return;
 	clock->ticking = true;
 	wlr_output_send_frame(clock->output);
 	clock->ticking = false;
-	return 0;
 }
 
 static void handle_present(struct wl_listener *listener, void *data)
@@ -226,8 +216,7 @@ static void handle_destroy(struct wl_listener *listener, void *data)
 	wl_list_remove(&clock->present.link);
 	wl_list_remove(&clock->commit.link);
 	wl_list_remove(&clock->destroy.link);
-	wl_event_source_remove(clock->source);
-	close(clock->timer_fd);
+	sw_deadline_timer_finish(&clock->timer);
 	free(clock);
 }
 
@@ -240,12 +229,10 @@ struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct
 	if (!clock)
 		goto fail;
 	clock->output = output;
-	clock->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	if (clock->timer_fd < 0)
+	char name[48];
+	snprintf(name, sizeof(name), "%s vblank", output->name);
+	if (!sw_deadline_timer_init(&clock->timer, loop, name, handle_vblank, clock))
 		goto fail_free;
-	clock->source = wl_event_loop_add_fd(loop, clock->timer_fd, WL_EVENT_READABLE, handle_vblank, clock);
-	if (!clock->source)
-		goto fail_close;
 	clock->period_ns = output_period_ns(output);
 	clock->budget_ns = budget_ns;
 	clock->base_ns = sw_clock_ns(CLOCK_MONOTONIC);
@@ -258,8 +245,6 @@ struct sw_vblank_clock *sw_vblank_clock_create(struct wlr_output *output, struct
 	wl_signal_add(&output->events.destroy, &clock->destroy);
 	return clock;
 
-fail_close:
-	close(clock->timer_fd);
 fail_free:
 	free(clock);
 fail:
