@@ -565,6 +565,7 @@ int main(int argc, char *argv[])
 		.max_waiting_surfaces = 256,
 		.fd_headroom = -1,
 	};
+	heap_trim_exec_with_small_tcache(argv);
 	int verbosity = 0;
 	if (!parse_options(argc, argv, &options, &verbosity) || !sw_input_config_from_env(&options.input))
 		return 2;

@@ -66,5 +66,22 @@ scenario realtime-event-loop-only "real-time scheduling: on (SCHED_RR" "$(printf
 unset SYNCWAY_REALTIME
 # shellcheck disable=SC2059
 scenario normal-task-by-default "frames presented" "$(printf "$policies" 0)"
+# syncway runs with glibc's per-thread cache of freed chunks cut to one a
+# size (GLIBC_TUNABLES in /proc/PID/environ, the environment of its second
+# start), unless the user's GLIBC_TUNABLES sets that count; its startup
+# command gets the environment syncway was given.
+tunables='tr "\\0" "\\n" </proc/$PPID/environ | grep -qx "GLIBC_TUNABLES=%s" && test "${GLIBC_TUNABLES-unset}" = "%s"'
+# shellcheck disable=SC2059
+scenario small-tcache-for-syncway-not-its-children "frames presented" \
+	"$(printf "$tunables" glibc.malloc.tcache_count=1 unset)"
+export GLIBC_TUNABLES=glibc.malloc.mmap_threshold=131072
+# shellcheck disable=SC2059
+scenario small-tcache-beside-other-tunables "frames presented" \
+	"$(printf "$tunables" "$GLIBC_TUNABLES:glibc.malloc.tcache_count=1" "$GLIBC_TUNABLES")"
+export GLIBC_TUNABLES=glibc.malloc.tcache_count=3
+# shellcheck disable=SC2059
+scenario tcache-count-of-the-user-kept "frames presented" \
+	"$(printf "$tunables" "$GLIBC_TUNABLES" "$GLIBC_TUNABLES")"
+unset GLIBC_TUNABLES
 
 result_summary
