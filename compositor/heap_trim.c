@@ -25,6 +25,7 @@
  * (whose allocator is not glibc's). */
 #include "heap_trim.h"
 
+#include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +88,14 @@ void heap_trim_exec_with_small_tcache(char **argv)
 		restore_tunables();
 		return;
 	}
-	execv("/proc/self/exe", argv);
+	/* The binary by its own path, not /proc/self/exe: the process is
+	 * named after the file it executes (ps, top, pgrep). */
+	char path[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	if (len > 0) {
+		path[len] = '\0';
+		execv(path, argv);
+	}
 	/* No /proc, or the binary is gone: glibc's cache stays. */
 	restore_tunables();
 }

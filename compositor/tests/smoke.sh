@@ -69,8 +69,9 @@ scenario normal-task-by-default "frames presented" "$(printf "$policies" 0)"
 # syncway runs with glibc's per-thread cache of freed chunks cut to one a
 # size (GLIBC_TUNABLES in /proc/PID/environ, the environment of its second
 # start), unless the user's GLIBC_TUNABLES sets that count; its startup
-# command gets the environment syncway was given.
-tunables='tr "\\0" "\\n" </proc/$PPID/environ | grep -qx "GLIBC_TUNABLES=%s" && test "${GLIBC_TUNABLES-unset}" = "%s"'
+# command gets the environment syncway was given. Started again, it keeps
+# its name (ps, pgrep).
+tunables='tr "\\0" "\\n" </proc/$PPID/environ | grep -qx "GLIBC_TUNABLES=%s" && test "${GLIBC_TUNABLES-unset}" = "%s" && test "$(cat /proc/$PPID/comm)" = syncway'
 # shellcheck disable=SC2059
 scenario small-tcache-for-syncway-not-its-children "frames presented" \
 	"$(printf "$tunables" glibc.malloc.tcache_count=1 unset)"
