@@ -10,6 +10,7 @@
  * position hint, and prints on stdout, flushed:
  *	ready			mapped; constraint requested
  *	enter SX SY, leave, motion SX SY, button
+ *	axis AXIS VALUE		(wl_pointer.axis: 0 vertical, 1 horizontal)
  *	relative DX DY UDX UDY	(unaccelerated: UDX UDY)
  *	locked, unlocked, confined, unconfined
  *	unlocking, unlock	it destroys its lock, after N relative
@@ -111,11 +112,18 @@ static void pointer_button(void *data, struct wl_pointer *p, uint32_t serial, ui
 	}
 }
 
+static void pointer_axis(void *data, struct wl_pointer *p, uint32_t time, uint32_t axis,
+			 wl_fixed_t value)
+{
+	printf("axis %u %.2f\n", axis, wl_fixed_to_double(value));
+}
+
 static struct wl_pointer_listener pointer_listener = {
 	.enter = pointer_enter,
 	.leave = pointer_leave,
 	.motion = pointer_motion,
 	.button = pointer_button,
+	.axis = pointer_axis,
 };
 
 static void relative_motion(void *data, struct zwp_relative_pointer_v1 *r, uint32_t utime_hi,

@@ -4,11 +4,12 @@
 # repeat rate and delay set reach clients (an unmodified wayland-info's
 # wl_keyboard.repeat_info), with no keyboard plugged in and while a virtual
 # keyboard (wtype) is the one typing, and on libinput's keyboards (the PC's
-# PS/2 keyboard); the libinput settings of a libinput pointer, as syncway
-# reads them back from libinput. That pointer is QEMU's virtio mouse
-# (tools/vm-run --input), on a kernel with CONFIG_VIRTIO_INPUT: without
-# one, that subtest is skipped.
-#   tools/vm-run -q [--input] -- sh compositor/tests/input-config.sh [BUILD_DIR]
+# PS/2 keyboard); the libinput settings of a mouse and a touchpad (tap,
+# natural scroll, acceleration), as syncway reads them back from libinput
+# and as a window receives their motion, scrolling and taps. The mouse and
+# the touchpad are the test's own, plugged in through uinput
+# (uinput-devices; the guests' kernels have CONFIG_INPUT_UINPUT).
+#   tools/vm-run -q -- sh compositor/tests/input-config.sh [BUILD_DIR]
 # PASS/FAIL lines on stdout, JSON lines to $SYNCWAY_TEST_JSON; logs in
 # /results/input-config/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
@@ -17,16 +18,19 @@ result_suite=input-config
 build=${1:-build}
 syncway=${SYNCWAY:-$build/compositor/syncway}
 key_client=$build/compositor/tests/key-client
+pointer_client=$build/compositor/tests/constraints-client
+uinput=$build/compositor/tests/uinput-devices
 out=/results/input-config
 rm -rf "$out"
 mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
 chmod 700 "$XDG_RUNTIME_DIR"
 export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
 unset WAYLAND_DISPLAY DISPLAY
-udev_db=
+udev_db= scratch=
 
 finish() {
 	[ -z "$udev_db" ] || rm -rf "$udev_db"
+	[ -z "$scratch" ] || rm -rf "$scratch"
 }
 trap finish EXIT
 
@@ -90,56 +94,142 @@ for keyboard in placeholder virtual; do
 	fi
 done
 
-# The libinput devices. The root has no udev daemon, and libinput takes only
-# the devices udev tagged: the tags go into udev's database here, as udev's
-# input_id would set them: a mouse for devices with relative axes, a
-# keyboard for the others (the PS/2 keyboard, the power button).
+# The libinput devices: the PC's PS/2 keyboard, and a mouse and a touchpad
+# of this test's own through uinput (uinput-devices, which moves, scrolls
+# and taps them on command).
+# The fifo, and the window's output that the steps poll, live on the
+# guest's tmpfs: /results (9p) has no fifos, and a file polled there while
+# it grows once came back with holes.
+scratch=$XDG_RUNTIME_DIR/input-config
+rm -rf "$scratch"
+mkdir -p "$scratch"
+fifo=$scratch/uinput.fifo
+window=$scratch/pointer.out
+mkfifo "$fifo"
+"$uinput" "$fifo" >"$out/uinput.out" 2>&1 &
+uinput_pid=$!
+n=100
+until grep -q '^ready$' "$out/uinput.out" || ! kill -0 $uinput_pid 2>/dev/null; do
+	n=$((n - 1))
+	[ $n -gt 0 ] || break
+	sleep 0.1
+done
+# The root has no udev daemon, and libinput takes only the devices udev
+# tagged: the tags go into udev's database here, as udev's input_id would
+# set them: a touchpad for a pointing device with absolute axes
+# (INPUT_PROP_POINTER), a mouse for devices with relative axes, a keyboard
+# for the others (the PS/2 keyboard, the power button).
 if [ ! -d /run/udev/data ]; then
 	udev_db=/run/udev/data
 	mkdir -p "$udev_db"
 	for dev in /sys/class/input/event*; do
 		[ -e "$dev/dev" ] || continue
-		if [ "$(cat "$dev/device/capabilities/rel")" != 0 ]; then
+		if [ $((0x$(cat "$dev/device/properties") & 1)) = 1 ]; then
+			printf 'E:ID_INPUT=1\nE:ID_INPUT_TOUCHPAD=1\n'
+		elif [ "$(cat "$dev/device/capabilities/rel")" != 0 ]; then
 			printf 'E:ID_INPUT=1\nE:ID_INPUT_MOUSE=1\n'
 		else
 			printf 'E:ID_INPUT=1\nE:ID_INPUT_KEY=1\nE:ID_INPUT_KEYBOARD=1\n'
 		fi >"$udev_db/c$(cat "$dev/dev")"
 	done
 fi
-pointer=
-for dev in /sys/class/input/event*; do
-	[ -e "$dev/dev" ] && [ "$(cat "$dev/device/capabilities/rel")" != 0 ] &&
-		pointer=$(cat "$dev/device/name")
-done
+# With the settings below, a mouse motion of 10 reaches the window as 15
+# (flat acceleration at speed 0.5 multiplies by 1.5), a detent of the
+# wheel up as a scroll of +15 (natural scrolling: without it, -15) and a
+# tap on the touchpad as a button press. The window is constraints-client
+# at 0,0; the first motion brings the pointer into it.
+steps=$out/libinput-steps.sh
+cat >"$steps" <<EOF
+# wait_after MARK REGEX: whether a line matching REGEX follows the line
+# MARK (any line when MARK is empty) in the window's output within 20 s.
+wait_after() {
+	n=200
+	until awk -v m="\$1" -v r="\$2" 'm == "" || \$0 == m { s = 1 } s && \$0 ~ r { f = 1 }
+		END { exit !f }' $window; do
+		n=\$((n - 1))
+		[ \$n -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+wayland-info -i wl_seat >$out/seat-libinput.txt 2>&1
+$pointer_client >>$window 2>&1 &
+client=\$!
+wait_after '' '^ready\$' || exit 11
+echo 'move 20 20' >$fifo
+wait_after '' '^enter ' || exit 12
+echo mark-move >>$window
+echo 'move 10 0' >$fifo
+wait_after mark-move '^relative ' || exit 13
+echo mark-wheel >>$window
+echo 'wheel 1' >$fifo
+wait_after mark-wheel '^axis 0 ' || exit 14
+echo mark-tap >>$window
+echo tap >$fifo
+wait_after mark-tap '^button\$' || exit 15
+kill \$client
+EOF
 log=$out/libinput.log
-if ! ls /dev/input/event* >/dev/null 2>&1; then
-	result repeat-info-from-configuration-on-libinput-keyboard skip "no input device in this guest"
+: >"$window"
+SYNCWAY_REPEAT_RATE=40 SYNCWAY_REPEAT_DELAY=250 SYNCWAY_TAP=1 SYNCWAY_NATURAL_SCROLL=1 \
+SYNCWAY_ACCEL_PROFILE=flat SYNCWAY_ACCEL_SPEED=0.5 LIBSEAT_BACKEND=noop \
+WLR_BACKENDS=headless,libinput timeout 120 "$syncway" -v --report 0 --no-xwayland \
+	-x -s "sh $steps" >"$log" 2>&1
+run_problems "$log" $? "" || exits="${exits:+$exits; }$log: $run_problems"
+kill -0 $uinput_pid 2>/dev/null && echo quit >"$fifo"
+wait $uinput_pid
+uinput_status=$?
+cp "$window" "$out/pointer.out"
+
+seat=$out/seat-libinput.txt
+# The seat's keyboard is the last one plugged in: one of libinput's.
+keyboards=$(grep -v placeholder "$log" | grep -c 'input .*: keyboard, repeat 40/s after 250 ms$')
+if [ "$keyboards" -ge 1 ] && grep -q 'keyboard repeat rate: 40$' "$seat" &&
+	grep -q 'keyboard repeat delay: 250$' "$seat"; then
+	result repeat-info-from-configuration-on-libinput-keyboard pass
 else
-	SYNCWAY_REPEAT_RATE=40 SYNCWAY_REPEAT_DELAY=250 SYNCWAY_TAP=1 SYNCWAY_NATURAL_SCROLL=1 \
-	SYNCWAY_ACCEL_PROFILE=flat SYNCWAY_ACCEL_SPEED=0.5 LIBSEAT_BACKEND=noop \
-	WLR_BACKENDS=headless,libinput timeout 90 "$syncway" -v --report 0 --no-xwayland \
-		-x -s "wayland-info -i wl_seat >$out/seat-libinput.txt 2>&1" >"$log" 2>&1
-	run_problems "$log" $? "" || exits="${exits:+$exits; }$log: $run_problems"
-	seat=$out/seat-libinput.txt
-	# The seat's keyboard is the last one plugged in: one of libinput's.
-	keyboards=$(grep -v placeholder "$log" | grep -c 'input .*: keyboard, repeat 40/s after 250 ms$')
-	if [ "$keyboards" -ge 1 ] && grep -q 'keyboard repeat rate: 40$' "$seat" &&
-		grep -q 'keyboard repeat delay: 250$' "$seat"; then
-		result repeat-info-from-configuration-on-libinput-keyboard pass
-	else
-		result repeat-info-from-configuration-on-libinput-keyboard fail "$keyboards libinput \
+	result repeat-info-from-configuration-on-libinput-keyboard fail "$keyboards libinput \
 keyboards with the repeat set; wayland-info says: $(grep 'repeat' "$seat" | tr -s '\t\n' '  ')"
-	fi
 fi
-want="input $pointer: pointer, natural scroll on, acceleration flat, speed 0.50"
-if [ -z "$pointer" ]; then
-	result libinput-pointer-settings-applied skip "no pointer device in this guest (it takes \
-tools/vm-run --input and a kernel with CONFIG_VIRTIO_INPUT)"
-elif grep -qF "$want" "$log"; then
-	result libinput-pointer-settings-applied pass
+if [ $uinput_status != 0 ] || ! grep -q '^ready$' "$out/uinput.out"; then
+	for name in libinput-mouse-settings-applied libinput-touchpad-settings-applied \
+		flat-acceleration-reaches-the-window natural-scroll-reaches-the-window \
+		tap-gives-a-button-press; do
+		result $name fail "no uinput devices (status $uinput_status): $(tail -n 1 "$out/uinput.out")"
+	done
 else
-	result libinput-pointer-settings-applied fail "no '$want' in syncway's log: \
-$(grep "input $pointer:" "$log")"
+	for device in mouse touchpad; do
+		settings="natural scroll on, acceleration flat, speed 0.50"
+		[ $device = touchpad ] && settings="tap on, $settings"
+		want="input syncway test $device: pointer, $settings"
+		if grep -qF "$want" "$log"; then
+			result libinput-$device-settings-applied pass
+		else
+			result libinput-$device-settings-applied fail "no '$want' in syncway's log: \
+$(grep "input syncway test $device:" "$log")"
+		fi
+	done
+	# after MARK: the window's lines after the line MARK.
+	after() { awk -v m="$1" '$0 == m { s = 1; next } s' "$window"; }
+	got=$(after mark-move | grep -m 1 '^relative ')
+	if [ "$got" = "relative 15.00 0.00 10.00 0.00" ]; then
+		result flat-acceleration-reaches-the-window pass
+	else
+		result flat-acceleration-reaches-the-window fail "a motion of 10,0 came as \
+'${got:-nothing}' (want 'relative 15.00 0.00 10.00 0.00': accelerated, then unaccelerated)"
+	fi
+	got=$(after mark-wheel | grep -m 1 '^axis ')
+	if [ "$got" = "axis 0 15.00" ]; then
+		result natural-scroll-reaches-the-window pass
+	else
+		result natural-scroll-reaches-the-window fail "a detent up came as '${got:-nothing}' \
+(want 'axis 0 15.00')"
+	fi
+	if after mark-tap | grep -q '^button$'; then
+		result tap-gives-a-button-press pass
+	else
+		result tap-gives-a-button-press fail "no button press after the tap: \
+$(after mark-tap | tr '\n' ' ')"
+	fi
 fi
 
 if [ -z "$exits" ]; then
