@@ -292,15 +292,16 @@ void kt_readonly_free(void *p, size_t len);
 /* A user array argument in one of its variants, with a transcript word:
  * "ok", "null", "unmapped", "kernel", "readonly", "fault@K(first)" (element
  * K starts the PROT_NONE region), "fault@K(middle)+split" (element K
- * straddles it). */
+ * straddles it), "unaligned" (readable, one byte past an aligned address:
+ * no correct caller passes one, and no iteration includes it). */
 enum kt_ptr { KT_PTR_OK, KT_PTR_NULL, KT_PTR_UNMAPPED, KT_PTR_KERNEL, KT_PTR_READONLY,
-	      KT_PTR_FAULT, KT_PTR_FAULT_SPLIT };
+	      KT_PTR_FAULT, KT_PTR_FAULT_SPLIT, KT_PTR_UNALIGNED };
 struct kt_arr {
 	enum kt_ptr kind;
 	uint64_t ptr;
 	size_t elem;
 	uint32_t n;
-	void *buf;            /* KT_PTR_OK: malloc'd copy; READONLY: mapping */
+	void *buf;            /* KT_PTR_OK, UNALIGNED: malloc'd copy; READONLY: mapping */
 	struct kt_fault fa;
 	char desc[48];
 };

@@ -116,6 +116,13 @@ void kt_arr_make(struct kt_arr *a, enum kt_ptr kind, const void *data, size_t el
 		snprintf(a->desc, sizeof(a->desc), "fault@%u(%s)%s", k, kt_pos_name(n, k),
 			 kind == KT_PTR_FAULT_SPLIT ? "+split" : "");
 		break;
+	case KT_PTR_UNALIGNED:
+		a->buf = malloc(len + 1);
+		sw_assert(a->buf);
+		memcpy((char *)a->buf + 1, data, len);
+		a->ptr = (uintptr_t)a->buf + 1;
+		snprintf(a->desc, sizeof(a->desc), "unaligned");
+		break;
 	}
 }
 
@@ -128,6 +135,8 @@ void *kt_arr_data(const struct kt_arr *a)
 	case KT_PTR_FAULT:
 	case KT_PTR_FAULT_SPLIT:
 		return a->fa.array;
+	case KT_PTR_UNALIGNED:
+		return (char *)a->buf + 1;
 	default:
 		return NULL;
 	}
@@ -138,6 +147,7 @@ uint32_t kt_arr_readable(const struct kt_arr *a)
 	switch (a->kind) {
 	case KT_PTR_OK:
 	case KT_PTR_READONLY:
+	case KT_PTR_UNALIGNED:
 		return a->n;
 	case KT_PTR_FAULT:
 	case KT_PTR_FAULT_SPLIT:
@@ -149,7 +159,7 @@ uint32_t kt_arr_readable(const struct kt_arr *a)
 
 void kt_arr_free(struct kt_arr *a)
 {
-	if (a->kind == KT_PTR_OK)
+	if (a->kind == KT_PTR_OK || a->kind == KT_PTR_UNALIGNED)
 		free(a->buf);
 	else if (a->kind == KT_PTR_READONLY && a->buf)
 		kt_readonly_free(a->buf, (size_t)a->n * a->elem);

@@ -107,6 +107,29 @@ static void test_all_signaled(void)
 	}
 }
 
+/* Handles one byte past an aligned address, which no correct caller
+ * passes: the kernel reads them as it reads aligned ones, one handle
+ * included (the series reads a single aligned handle with get_user()). */
+static void test_unaligned_handles(void)
+{
+	static const uint32_t ns[] = { 1, 2, 4, 5 };
+	uint32_t first;
+
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		kt_fix_make_all(&fix, ns[i], kt_signaled());
+		kt_arr_free(&a);
+		kt_arr_make(&a, KT_PTR_UNALIGNED, fix.h, 4, ns[i], 0);
+		kt_expect_first(wait_case(ns[i], ANY, &kt_t0, &first), 0, first, 0);
+		kt_expect_first(wait_case(ns[i], ALL, &kt_t0, &first), 0, first, 0);
+		kt_fix_make_all(&fix, ns[i], kt_pending(1));
+		kt_arr_free(&a);
+		kt_arr_make(&a, KT_PTR_UNALIGNED, fix.h, 4, ns[i], 0);
+		kt_expect_first(wait_case(ns[i], ANY, &kt_t0, &first), -ETIME, first,
+				KT_FIRST_UNSET);
+	}
+	kt_arr_free(&a);
+}
+
 static void test_first_signaled_any(void)
 {
 	uint32_t first, n, k;
@@ -431,6 +454,7 @@ int main(int argc, char **argv)
 	kt_subtest("invalid-flags") test_invalid_flags();
 	kt_subtest("all-signaled") test_all_signaled();
 	kt_subtest("first-signaled-any") test_first_signaled_any();
+	kt_subtest("unaligned-handles") test_unaligned_handles();
 	kt_subtest("no-fence-is-einval-without-wait-for-submit") test_no_fence_is_einval();
 	kt_subtest("invalid-handle") test_invalid_handle();
 	kt_subtest("bad-handles-pointer") test_bad_handles_pointer();
