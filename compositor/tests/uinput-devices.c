@@ -15,8 +15,7 @@
  * writers may come and go: echo tap >FIFO):
  *	move DX DY	one relative motion of the mouse
  *	wheel N		N detents of the mouse's vertical wheel (up for N > 0)
- *	tap		one finger touches the touchpad's middle and lifts 20 ms
- *			later
+ *	tap		one finger touches the touchpad's middle and lifts
  *	quit		removes both devices and exits 0
  * Exit status 1 when the devices cannot be made (no /dev/uinput: a kernel
  * without CONFIG_INPUT_UINPUT) or a command is not understood.
@@ -31,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The touchpad's axes: 40 units a millimetre over 100 x 62 mm, big enough
@@ -152,30 +150,29 @@ static int touchpad_create(char **event)
 	return fd;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec t = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
-	while (nanosleep(&t, &t) < 0 && errno == EINTR)
-		;
-}
-
+/* Both frames in one write(): the input core stamps each frame when its
+ * SYN_REPORT arrives, so a guest descheduled between two writes would
+ * make the touch last longer than libinput's tap timeout. */
 static void tap(int fd)
 {
 	static int tracking_id;
-	emit(fd, EV_ABS, ABS_MT_SLOT, 0);
-	emit(fd, EV_ABS, ABS_MT_TRACKING_ID, ++tracking_id);
-	emit(fd, EV_ABS, ABS_MT_POSITION_X, TOUCHPAD_W / 2);
-	emit(fd, EV_ABS, ABS_MT_POSITION_Y, TOUCHPAD_H / 2);
-	emit(fd, EV_ABS, ABS_X, TOUCHPAD_W / 2);
-	emit(fd, EV_ABS, ABS_Y, TOUCHPAD_H / 2);
-	emit(fd, EV_KEY, BTN_TOUCH, 1);
-	emit(fd, EV_KEY, BTN_TOOL_FINGER, 1);
-	sync_frame(fd);
-	sleep_ms(20);
-	emit(fd, EV_ABS, ABS_MT_TRACKING_ID, -1);
-	emit(fd, EV_KEY, BTN_TOUCH, 0);
-	emit(fd, EV_KEY, BTN_TOOL_FINGER, 0);
-	sync_frame(fd);
+	const struct input_event frames[] = {
+		{ .type = EV_ABS, .code = ABS_MT_SLOT, .value = 0 },
+		{ .type = EV_ABS, .code = ABS_MT_TRACKING_ID, .value = ++tracking_id },
+		{ .type = EV_ABS, .code = ABS_MT_POSITION_X, .value = TOUCHPAD_W / 2 },
+		{ .type = EV_ABS, .code = ABS_MT_POSITION_Y, .value = TOUCHPAD_H / 2 },
+		{ .type = EV_ABS, .code = ABS_X, .value = TOUCHPAD_W / 2 },
+		{ .type = EV_ABS, .code = ABS_Y, .value = TOUCHPAD_H / 2 },
+		{ .type = EV_KEY, .code = BTN_TOUCH, .value = 1 },
+		{ .type = EV_KEY, .code = BTN_TOOL_FINGER, .value = 1 },
+		{ .type = EV_SYN, .code = SYN_REPORT },
+		{ .type = EV_ABS, .code = ABS_MT_TRACKING_ID, .value = -1 },
+		{ .type = EV_KEY, .code = BTN_TOUCH, .value = 0 },
+		{ .type = EV_KEY, .code = BTN_TOOL_FINGER, .value = 0 },
+		{ .type = EV_SYN, .code = SYN_REPORT },
+	};
+	if (write(fd, frames, sizeof(frames)) != (ssize_t)sizeof(frames))
+		die("cannot send a tap: %s", strerror(errno));
 }
 
 int main(int argc, char **argv)
