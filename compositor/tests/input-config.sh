@@ -14,6 +14,11 @@
 # /results/input-config/.
 # shellcheck source=SCRIPTDIR/../../tests/lib/result.sh
 . "${0%/*}/../../tests/lib/result.sh"
+# For wait_until, wait_for, has and after; the steps syncway runs source it
+# too.
+lib=$(cd "${0%/*}/../../tests/lib" && pwd)
+# shellcheck source=SCRIPTDIR/../../tests/lib/desktop.sh
+. "$lib/desktop.sh"
 result_suite=input-config
 build=${1:-build}
 syncway=${SYNCWAY:-$build/compositor/syncway}
@@ -26,7 +31,8 @@ mkdir -p "$out" "${XDG_RUNTIME_DIR:=/run/user/0}"
 chmod 700 "$XDG_RUNTIME_DIR"
 export XDG_RUNTIME_DIR WLR_RENDERER=pixman WLR_BACKENDS=headless
 unset WAYLAND_DISPLAY DISPLAY
-udev_db= scratch=
+udev_db=
+scratch=
 
 finish() {
 	[ -z "$udev_db" ] || rm -rf "$udev_db"
@@ -59,20 +65,12 @@ fi
 # and sleeps 5 s before typing "b" (wtype -s).
 steps=$out/steps.sh
 cat >"$steps" <<EOF
-# wait_for FILE STRING: whether FILE has STRING within 20 s.
-wait_for() {
-	n=200
-	until grep -q "\$2" "\$1"; do
-		n=\$((n - 1))
-		[ \$n -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
+. $lib/desktop.sh
 wayland-info -i wl_seat >$out/seat-placeholder.txt 2>&1
 $key_client 0000ff 100 100 >$out/window.log 2>&1 &
-wait_for $out/window.log enter || exit 11
+wait_for $out/window.log enter 20 || exit 11
 wtype a -s 5000 b &
-wait_for $out/window.log 'key [0-9]* released' || exit 12
+wait_for $out/window.log 'key [0-9]* released' 20 || exit 12
 wayland-info -i wl_seat >$out/seat-virtual.txt 2>&1
 EOF
 log=$out/repeat.log
@@ -108,12 +106,8 @@ window=$scratch/pointer.out
 mkfifo "$fifo"
 "$uinput" "$fifo" >"$out/uinput.out" 2>&1 &
 uinput_pid=$!
-n=100
-until grep -q '^ready$' "$out/uinput.out" || ! kill -0 $uinput_pid 2>/dev/null; do
-	n=$((n - 1))
-	[ $n -gt 0 ] || break
-	sleep 0.1
-done
+uinput_ready() { has_lines "$out/uinput.out" '^ready$' 1 || not_running $uinput_pid; }
+wait_until 10 uinput_ready
 # The root has no udev daemon, and libinput takes only the devices udev
 # tagged: the tags go into udev's database here, as udev's input_id would
 # set them: a touchpad for a pointing device with absolute axes
@@ -140,32 +134,25 @@ fi
 # at 0,0; the first motion brings the pointer into it.
 steps=$out/libinput-steps.sh
 cat >"$steps" <<EOF
-# wait_after MARK REGEX: whether a line matching REGEX follows the line
-# MARK (any line when MARK is empty) in the window's output within 20 s.
-wait_after() {
-	n=200
-	until awk -v m="\$1" -v r="\$2" 'm == "" || \$0 == m { s = 1 } s && \$0 ~ r { f = 1 }
-		END { exit !f }' $window; do
-		n=\$((n - 1))
-		[ \$n -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
+. $lib/desktop.sh
+# saw MARK REGEX: whether the window printed a line matching REGEX after
+# the mark MARK.
+saw() { after $window "\$1" | grep -q -- "\$2"; }
 wayland-info -i wl_seat >$out/seat-libinput.txt 2>&1
 $pointer_client >>$window 2>&1 &
 client=\$!
-wait_after '' '^ready\$' || exit 11
+wait_for $window '^ready\$' 20 || exit 11
 echo 'move 20 20' >$fifo
-wait_after '' '^enter ' || exit 12
+wait_for $window '^enter ' 20 || exit 12
 echo mark-move >>$window
 echo 'move 10 0' >$fifo
-wait_after mark-move '^relative ' || exit 13
+wait_until 20 saw mark-move '^relative ' || exit 13
 echo mark-wheel >>$window
 echo 'wheel 1' >$fifo
-wait_after mark-wheel '^axis 0 ' || exit 14
+wait_until 20 saw mark-wheel '^axis 0 ' || exit 14
 echo mark-tap >>$window
 echo tap >$fifo
-wait_after mark-tap '^button\$' || exit 15
+wait_until 20 saw mark-tap '^button\$' || exit 15
 kill \$client
 EOF
 log=$out/libinput.log
@@ -208,27 +195,25 @@ else
 $(grep "input syncway test $device:" "$log")"
 		fi
 	done
-	# after MARK: the window's lines after the line MARK.
-	after() { awk -v m="$1" '$0 == m { s = 1; next } s' "$window"; }
-	got=$(after mark-move | grep -m 1 '^relative ')
+	got=$(after "$window" mark-move | grep -m 1 '^relative ')
 	if [ "$got" = "relative 15.00 0.00 10.00 0.00" ]; then
 		result flat-acceleration-reaches-the-window pass
 	else
 		result flat-acceleration-reaches-the-window fail "a motion of 10,0 came as \
 '${got:-nothing}' (want 'relative 15.00 0.00 10.00 0.00': accelerated, then unaccelerated)"
 	fi
-	got=$(after mark-wheel | grep -m 1 '^axis ')
+	got=$(after "$window" mark-wheel | grep -m 1 '^axis ')
 	if [ "$got" = "axis 0 15.00" ]; then
 		result natural-scroll-reaches-the-window pass
 	else
 		result natural-scroll-reaches-the-window fail "a detent up came as '${got:-nothing}' \
 (want 'axis 0 15.00')"
 	fi
-	if after mark-tap | grep -q '^button$'; then
+	if after "$window" mark-tap | grep -q '^button$'; then
 		result tap-gives-a-button-press pass
 	else
 		result tap-gives-a-button-press fail "no button press after the tap: \
-$(after mark-tap | tr '\n' ' ')"
+$(after "$window" mark-tap | tr '\n' ' ')"
 	fi
 fi
 

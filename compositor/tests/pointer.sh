@@ -20,12 +20,6 @@ client=$build/compositor/tests/constraints-client
 absolute=$build/compositor/tests/pointer-client
 export XCURSOR_THEME=Adwaita XCURSOR_SIZE=24
 
-# after FILE STRING: FILE's lines after the last line STRING.
-after() {
-	awk -v s="$2" '{ l[NR] = $0 } $0 == s { n = NR }
-		END { for (i = n + 1; i <= NR; i++) print l[i] }' "$1"
-}
-
 # move DX DY: a relative motion, through a virtual pointer.
 move() {
 	wlrctl pointer move "$1" "$2" >>"$out/input.log" 2>&1

@@ -37,6 +37,9 @@
 #	whether FILE has N such lines; whether it gets them within SECONDS.
 #   wait_for FILE REGEX SECONDS
 #	whether FILE gets one such line within SECONDS.
+#   after FILE STRING
+#	FILE's lines after the last line STRING (all of them without one):
+#	what a client printed after a mark the suite appended.
 #   stop PID...
 #	ends the PIDs (SIGTERM) and waits for them.
 #   not_running PID / exited PID SECONDS
@@ -158,6 +161,11 @@ wait_count() {
 
 wait_for() {
 	wait_count "$1" "$2" 1 "$3"
+}
+
+after() {
+	awk -v s="$2" '{ l[NR] = $0 } $0 == s { n = NR }
+		END { for (i = n + 1; i <= NR; i++) print l[i] }' "$1"
 }
 
 stop() {
