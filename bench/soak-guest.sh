@@ -18,7 +18,9 @@
 # window's FPS, syncway's CPU time so far (clock ticks), RssFile and
 # RssShmem (kB), malloc's bytes in use and free from the report lines
 # ("heap N B in use, M B free"; else "-"), and the open fds that are
-# sockets (the listening ones and the clients' connections). Also
+# sockets (the listening ones and the clients' connections), and the Size
+# and Rss of syncway's [heap] mapping (kB, /proc/PID/smaps; "-" without
+# one): what of VmRSS the heap's pages are, and the most they can be. Also
 # syncway's /proc/PID/smaps at the warm-up's end (a tenth of the run) and
 # at the stop: OUT/smaps-warm.txt, OUT/smaps-end.txt.
 set -u
@@ -106,6 +108,15 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 			RssShmem:) shmem=$value ;;
 			esac
 		done <"/proc/$pid/status"
+		# The heap is among the first mappings: stop at its Rss.
+		heap_size=- heap_rss=- in_heap=
+		while read -r key value _ _ _ name; do
+			case $key in
+			Size:) [ -n "$in_heap" ] && heap_size=$value ;;
+			Rss:) [ -n "$in_heap" ] && { heap_rss=$value; break; } ;;
+			*-*) [ "$name" = "[heap]" ] && in_heap=1 ;;
+			esac
+		done <"/proc/$pid/smaps"
 		read -r stat <"/proc/$pid/stat"
 		set -- $stat
 		cpu=$((${14} + ${15}))
@@ -115,8 +126,9 @@ tail -n +1 -f --pid=$pid "$out/syncway.log" | {
 		for fd; do
 			[ -S "$fd" ] && sockets=$((sockets + 1))
 		done
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" "$anon" "$fds" \
-			"$handles" "$longest" "$fps" "$cpu" "$file" "$shmem" "$heap" "$heap_free" "$sockets" >>"$out/samples.tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$now" "$frames" "$rss" \
+			"$anon" "$fds" "$handles" "$longest" "$fps" "$cpu" "$file" "$shmem" "$heap" "$heap_free" "$sockets" \
+			"$heap_size" "$heap_rss" >>"$out/samples.tsv"
 		elapsed=$(( ${now%.*} - ${start%.*} ))
 		# syncway's mappings at the warm-up's end and at the stop: which
 		# of them the RSS that stays came from (two forks in a run).
