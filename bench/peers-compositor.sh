@@ -73,6 +73,13 @@ EOF
 		env $backend_env WLR_RENDERER=$renderer WLR_LIBINPUT_NO_DEVICES=1 \
 			${wrap:-} sway -c "$rt/sway.conf" >"$out/$comp.log" 2>&1 &
 		;;
+	wlr-ref)
+		# The wlroots 0.18 reference of this tree (tools/wlr-ref.c):
+		# wlroots' own linux-drm-syncobj-v1 manager, offered with GLES2
+		# and not with pixman; always headless, no decorations.
+		env WLR_RENDERER=$renderer ${wrap:-} "$build/tools/syncway-wlr-ref" \
+			--mode "${mode_w}x${mode_h}@$hz" >"$out/$comp.log" 2>&1 &
+		;;
 	weston)
 		# No panel, no lock, no animations: the desktop shell's client only
 		# draws a plain background once. weston offers no xdg-decoration.

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Inside a virgl guest (tools/peers-conformance boots it): the explicit-sync
-# suites against each COMPOSITOR in turn, headless on GLES2, as
+# suites against each COMPOSITOR in turn (syncway and wlr-ref from the build
+# root, sway, kwin and mutter from the peers' root), headless on GLES2, as
 # bench/peers-compositor.sh starts them for the peer comparison. Per
 # compositor: OUT/COMP/version (what it says it is), OUT/COMP/globals (the
 # explicit-sync and pacing globals it offers) and OUT/COMP/SUITE.jsonl (a
@@ -31,6 +32,7 @@ for comp in "$@"; do
 	export XDG_RUNTIME_DIR=$rt
 	case $comp in
 	syncway*) echo "syncway ${SYNCWAY_DESCRIBE:-(tree unknown)}" >"$out/$comp/version" ;;
+	wlr-ref) "$build/tools/syncway-wlr-ref" --version >"$out/$comp/version" 2>&1 ;;
 	sway) sway --version >"$out/$comp/version" 2>&1 ;;
 	kwin) kwin_wayland --version >"$out/$comp/version" 2>&1 ;;
 	mutter) mutter --version 2>&1 | head -n 1 >"$out/$comp/version" ;;
@@ -59,11 +61,20 @@ for comp in "$@"; do
 		fi
 		kill -0 $pid 2>/dev/null || break
 	done
+	# A compositor that crashed in the last subtest may still be exiting
+	# (its GPU context going) and answer kill -0, its SIGSEGV showing only
+	# at the wait after SIGTERM: one that answers no client gets a few
+	# seconds to go (the sleep also reaps it).
+	if kill -0 $pid 2>/dev/null && ! timeout 30 wayland-info >/dev/null 2>&1; then
+		echo "conformance: $comp answers no client after the suites" >&2
+		sleep 5
+	fi
 	if kill -0 $pid 2>/dev/null; then
 		kill -TERM $pid
 		wait $pid
 	else
-		echo "conformance: $comp died during the suites: $(tail -n 1 "$out/$comp.log")" >&2
+		wait $pid
+		echo "conformance: $comp died during the suites (status $?): $(tail -n 1 "$out/$comp.log")" >&2
 		echo died >"$out/$comp/died"
 	fi
 	# KWin's and Mutter's session bus (bench/peers-compositor.sh).
