@@ -75,7 +75,8 @@ static const struct series series[N_SERIES] = {
 struct result {
 	bool measured; /* in every sample */
 	struct stats_linear_fit fit;
-	bool grows;    /* beyond its tolerance */
+	double limit;  /* its tolerance, a frame */
+	bool grows;    /* beyond it */
 	double first, last, max;
 };
 
@@ -203,7 +204,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		r[i].measured = true;
-		r[i].grows = r[i].fit.lo > (se->memory ? rss_tolerance : count_tolerance);
+		r[i].limit = se->memory ? rss_tolerance : count_tolerance;
+		r[i].grows = r[i].fit.lo > r[i].limit;
 		r[i].first = y[0];
 		r[i].last = y[n - 1];
 	}
@@ -220,7 +222,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "syncway-soak-report: %s: not in every sample\n", se->name);
 			continue;
 		}
-		double limit = se->memory ? rss_tolerance : count_tolerance;
+		double limit = r[i].limit;
 		char limit_text[64] = "";
 		if (limit > 0)
 			snprintf(limit_text, sizeof(limit_text), " (tolerance %g %s a frame)", limit, se->unit);
