@@ -26,8 +26,9 @@
  *   DIR/micro-<mode>-<kernel>-r<N>.jsonl  syncobj-bench JSON lines
  *   DIR/frame-wall-<kernel>-r<N>.jsonl    syncway --stats output
  *   DIR/client-times-wall-<kernel>-r<N>.txt  the frame client's `times` (optional)
- *   DIR/offload-icount-<kernel>-r<N>-<sync>-client.jsonl   syncway-offload --json
- *   DIR/offload-icount-<kernel>-r<N>-<sync>-syncway.jsonl  syncway --stats of that run
+ *   DIR/offload-icount-<kernel>-r<N>-<sync>-client.jsonl   syncway-offload --json of the
+ *                                         boot's runs, a summary line each
+ *   DIR/offload-icount-<kernel>-r<N>-<sync>-syncway.jsonl  syncway --stats of those runs
  *   DIR/prefix-icount-<base|NNNN>.jsonl   syncobj-bench on base and on the kernel of
  *                                         each prefix of the series (optional)
  *   DIR/hardened-icount-<kernel>-r<N>.jsonl  syncobj-bench on the hardened flavours

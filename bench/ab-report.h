@@ -198,14 +198,17 @@ struct frame_data {
 };
 extern struct frame_data frames[2];
 
-/* The GPU-offload frame benchmark (syncway-offload under -icount): one run
- * per boot, kernel and sync mode. */
+/* The GPU-offload frame benchmark (syncway-offload under -icount): per boot,
+ * kernel and sync mode one value, pooled over that boot's runs (each with
+ * new processes, so a new address-space layout; docs/bench.md). */
 enum { SYNC_EXPLICIT, SYNC_NONE };
 extern const char *const syncs[2]; /* "explicit", "none" */
 
+#define MAX_OFFLOAD_RUNS 16
+
 struct offload_run {
 	int round;
-	double fps;		/* client frames per guest second */
+	double fps;		/* client frames per guest second, the runs pooled */
 	double busy;		/* busy guest ns (instructions) per client frame */
 	double idle;		/* idle share of the window */
 	double output_fps;	/* frames the output presented per guest second */
@@ -214,6 +217,8 @@ struct offload_run {
 	double client_calls[MAX_KINDS];	/* per client frame, both client threads */
 	double comp_calls[MAX_KINDS];	/* the compositor's, per client frame */
 	unsigned handles[MAX_KINDS];	/* handles per client call; 0: not a client call */
+	int n_runs;			/* the boot's runs of this sync mode */
+	double run_busy[MAX_OFFLOAD_RUNS];	/* each run's busy ns per client frame */
 };
 
 struct offload_series {

@@ -385,8 +385,12 @@ void read_window_lines(const char *path, long long t0, long long t1, struct wind
 	jreader_close(&jr);
 }
 
-/* One offload run: the client's summary, then the compositor's frame and
- * commit lines inside the client's measured window. */
+/* One boot's offload runs of a sync mode: the client's summaries, one line
+ * per run (bench/guest-ab.sh makes $SYNCWAY_BENCH_OFFLOAD_RUNS of them, each
+ * with new processes), then the compositor's frame and commit lines inside
+ * each run's measured window (the runs' syncway lines follow each other in
+ * one file; their windows do not overlap, the guest's clock runs on). The
+ * boot's value pools its runs: frames over window time. */
 static void read_offload(const char *dir, const char *name, int kernel, int sync, int round)
 {
 	struct offload_series *os = &offload[kernel][sync];
@@ -403,39 +407,58 @@ static void read_offload(const char *dir, const char *name, int kernel, int sync
 	struct jreader jr;
 	const struct jline *l = &jr.l;
 	jreader_open(&jr, path, true);
-	double calls[MAX_KINDS] = { 0 }, handles[MAX_KINDS] = { 0 }, frames = 0;
-	long long t0 = 0, t1 = 0;
+	double calls[MAX_KINDS] = { 0 }, handles[MAX_KINDS] = { 0 }, frames = 0, window = 0, idle = 0;
+	double cpu_user = 0, cpu_sys = 0;
+	long long t0[MAX_OFFLOAD_RUNS], t1[MAX_OFFLOAD_RUNS];
 	while (jreader_next(&jr)) {
+		if (r->n_runs == MAX_OFFLOAD_RUNS)
+			die("%s:%ld: more than %d runs in one boot", path, l->no, MAX_OFFLOAD_RUNS);
 		jstr(l, "sync", got, sizeof(got));
 		if (strcmp(got, syncs[sync]))
 			die("%s:%ld: \"sync\" is \"%s\", the file name says \"%s\"", path, l->no, got,
 			    syncs[sync]);
-		frames = jnum(l, "frames");
-		t0 = (long long)jnum(l, "window_start_ns");
-		t1 = (long long)jnum(l, "window_end_ns");
-		if (frames < 1 || t1 <= t0)
+		double f = jnum(l, "frames");
+		long long a = (long long)jnum(l, "window_start_ns"), b = (long long)jnum(l, "window_end_ns");
+		if (f < 1 || b <= a)
 			die("%s:%ld: an empty window", path, l->no);
-		r->fps = jnum(l, "fps");
-		r->busy = jnum(l, "busy_ns_per_frame");
-		r->idle = jnum(l, "idle_ns") / (double)(t1 - t0);
-		r->cpu_user = jnum(l, "cpu_user_ns") / frames;
-		r->cpu_sys = jnum(l, "cpu_sys_ns") / frames;
+		if (r->n_runs && a < t1[r->n_runs - 1])
+			die("%s:%ld: a window that starts before the previous one ends", path, l->no);
+		t0[r->n_runs] = a;
+		t1[r->n_runs] = b;
+		r->run_busy[r->n_runs++] = jnum(l, "busy_ns_per_frame");
+		frames += f;
+		window += (double)(b - a);
+		idle += jnum(l, "idle_ns");
+		cpu_user += jnum(l, "cpu_user_ns");
+		cpu_sys += jnum(l, "cpu_sys_ns");
 		add_kinds(l, "syncobj", calls, false);
 		add_kinds(l, "handles_per_call", handles, true);
 	}
 	jreader_close(&jr);
-	if (!frames)
+	if (!r->n_runs)
 		die("%s: no summary line", path);
+	r->fps = frames / (window / 1e9);
+	r->busy = (window - idle) / frames;
+	r->idle = idle / window;
+	r->cpu_user = cpu_user / frames;
+	r->cpu_sys = cpu_sys / frames;
 
-	struct window_lines w;
-	read_window_lines(spath, t0, t1, &w);
+	struct window_lines sum = { 0 };
+	for (int i = 0; i < r->n_runs; i++) {
+		struct window_lines w;
+		read_window_lines(spath, t0[i], t1[i], &w);
+		sum.commits += w.commits;
+		sum.presented += w.presented;
+		for (int k = 0; k < MAX_KINDS; k++)
+			sum.calls[k] += w.calls[k];
+	}
 	for (int k = 0; k < MAX_KINDS; k++) {
 		r->client_calls[k] = calls[k] / frames;
-		r->comp_calls[k] = w.calls[k] / frames;
+		r->comp_calls[k] = sum.calls[k] / frames;
 		r->handles[k] = (unsigned)handles[k];
 	}
-	r->output_fps = w.presented / ((double)(t1 - t0) / 1e9);
-	r->commits = w.commits / frames;
+	r->output_fps = sum.presented / (window / 1e9);
+	r->commits = sum.commits / frames;
 	os->runs++;
 }
 

@@ -17,6 +17,11 @@
 /* The consistency check's tolerance between the measured and the predicted
  * difference per frame. */
 #define CONSISTENCY_TOLERANCE 0.2
+/* Boot values whose sd is more than this many times the sd their runs give
+ * them (write_offload_spread()) get a warning. With 4 boots the ratio of the
+ * two sds exceeds 1.6 by chance in 5 % of runs (χ² with 3 degrees of
+ * freedom), so 2 flags what chance rarely makes. */
+#define OFFLOAD_BOOT_RATIO 2.0
 
 bool have_offload(int sync)
 {
@@ -62,16 +67,23 @@ void write_calls(FILE *md, const double *calls, double min)
 
 static void write_offload_runs(FILE *md)
 {
-	fprintf(md, "| kernel | sync | boot | client frames/s | busy instr/frame | idle | output FPS | "
-		    "compositor commits/frame | client CPU user + sys ns/frame | client syncobj calls/frame | "
-		    "compositor syncobj calls/frame |\n|---|---|--:|--:|--:|--:|--:|--:|--:|---|---|\n");
+	fprintf(md, "| kernel | sync | boot | runs | client frames/s | busy instr/frame | runs: min – max | idle | "
+		    "output FPS | compositor commits/frame | client CPU user + sys ns/frame | client syncobj "
+		    "calls/frame | compositor syncobj calls/frame |\n"
+		    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n");
 	for (int sync = 0; sync < 2; sync++)
 		for (int k = 0; k < 2; k++)
 			for (int i = 0; i < offload[k][sync].runs; i++) {
 				const struct offload_run *o = &offload[k][sync].run[i];
-				fprintf(md, "| %s | %s | %d | %.2f | %.0f | %.3f %% | %.1f | %.3f | %.0f + %.0f | ",
-					kernels[k], syncs[sync], o->round, o->fps, o->busy, 100 * o->idle,
-					o->output_fps, o->commits, o->cpu_user, o->cpu_sys);
+				double lo = o->run_busy[0], hi = o->run_busy[0];
+				for (int j = 1; j < o->n_runs; j++) {
+					lo = fmin(lo, o->run_busy[j]);
+					hi = fmax(hi, o->run_busy[j]);
+				}
+				fprintf(md, "| %s | %s | %d | %d | %.2f | %.0f | %.0f – %.0f | %.3f %% | %.1f | %.3f | "
+					    "%.0f + %.0f | ",
+					kernels[k], syncs[sync], o->round, o->n_runs, o->fps, o->busy, lo, hi,
+					100 * o->idle, o->output_fps, o->commits, o->cpu_user, o->cpu_sys);
 				write_calls(md, o->client_calls, 0);
 				fputs(" | ", md);
 				write_calls(md, o->comp_calls, 0);
@@ -160,32 +172,29 @@ struct run_extra {
 	double ns[INFRAME_N];
 };
 
-/* The mean ns per call of a kind in a line's object "syncobj", NaN when it
- * has no such calls. */
-static double ns_per_call(const struct jline *l, const char *kind)
-{
-	double calls = syncobj_number(l, kind, 0, 0);
-	return calls > 0 ? syncobj_number(l, kind, 1, 0) / calls : NAN;
-}
-
 static void read_run_extra(const struct report *r, int k, int sync, int round, struct run_extra *x)
 {
 	char path[4096];
 	struct jreader jr;
 	const struct jline *l = &jr.l;
 	double frames = 0, switches = 0, poll_calls = 0, poll_ns = 0;
-	long long t0 = 0, t1 = 0;
+	double calls[INFRAME_N] = { 0 }, ns[INFRAME_N] = { 0 };
+	long long t0[MAX_OFFLOAD_RUNS], t1[MAX_OFFLOAD_RUNS];
+	int n = 0;
 	*x = (struct run_extra){ .ns = { NAN, NAN, NAN } };
+	/* the boot's runs, one summary line each (bench/ab_input.c checked them) */
 	format_fit(path, sizeof(path), "%s/offload-icount-%s-r%d-%s-client.jsonl", r->famdir, kernels[k],
 		   round, syncs[sync]);
 	jreader_open(&jr, path, true);
-	while (jreader_next(&jr)) {
-		frames = jnum(l, "frames");
-		t0 = (long long)jnum(l, "window_start_ns");
-		t1 = (long long)jnum(l, "window_end_ns");
+	while (jreader_next(&jr) && n < MAX_OFFLOAD_RUNS) {
+		frames += jnum(l, "frames");
+		t0[n] = (long long)jnum(l, "window_start_ns");
+		t1[n++] = (long long)jnum(l, "window_end_ns");
 		if (sync == SYNC_EXPLICIT) {
-			x->ns[INFRAME_RESET] = ns_per_call(l, "reset");
-			x->ns[INFRAME_SIGNAL] = ns_per_call(l, "timeline_signal");
+			calls[INFRAME_RESET] += syncobj_number(l, "reset", 0, 0);
+			ns[INFRAME_RESET] += syncobj_number(l, "reset", 1, 0);
+			calls[INFRAME_SIGNAL] += syncobj_number(l, "timeline_signal", 0, 0);
+			ns[INFRAME_SIGNAL] += syncobj_number(l, "timeline_signal", 1, 0);
 		}
 	}
 	jreader_close(&jr);
@@ -198,7 +207,10 @@ static void read_run_extra(const struct report *r, int k, int sync, int round, s
 		if (strcmp(type, "frame"))
 			continue;
 		long long t = (long long)jnum(l, "t_ns");
-		if (t < t0 || t >= t1)
+		bool inside = false;
+		for (int i = 0; i < n; i++)
+			inside |= t >= t0[i] && t < t1[i];
+		if (!inside)
 			continue;
 		switches += jnum(l, "ctxsw");
 		poll_calls += syncobj_number(l, "timeline_wait", 0, 0);
@@ -206,8 +218,11 @@ static void read_run_extra(const struct report *r, int k, int sync, int round, s
 	}
 	jreader_close(&jr);
 	x->ctxsw = frames > 0 ? switches / frames : NAN;
-	if (poll_calls > 0)
-		x->ns[INFRAME_POLL] = poll_ns / poll_calls;
+	calls[INFRAME_POLL] = poll_calls;
+	ns[INFRAME_POLL] = poll_ns;
+	for (int j = 0; j < INFRAME_N; j++)
+		if (calls[j] > 0)
+			x->ns[j] = ns[j] / calls[j];
 }
 
 /* Per-boot values of one run_extra field (by offset) for a kernel and sync
@@ -305,6 +320,76 @@ static bool write_offload_inside(FILE *md, const struct report *r)
 	return changed;
 }
 
+/* x printed with fmt, or "–" when it is not a number. */
+static void fmt_or_dash(char *buf, size_t len, const char *fmt, double x)
+{
+	if (isfinite(x))
+		snprintf(buf, len, fmt, x);
+	else
+		snprintf(buf, len, "–");
+}
+
+/* The spread of the runs inside a boot against the spread of the boots: a
+ * boot's value pools its runs, and the runs of one boot differ (each starts
+ * new processes at a new address-space layout, and a window's own count
+ * varies), so the verdict's interval is one on boot values only when the
+ * boots differ by about what their runs make them differ by. For each kernel
+ * and sync mode: the sd of one run around its boot's mean (pooled over the
+ * boots), the sd a boot's value has from that alone (/ √runs), and the sd
+ * of the boot values; the largest ratio of the last two is returned (NaN
+ * when no kernel has two boots of two runs). */
+static double write_offload_spread(FILE *md)
+{
+	double worst = NAN;
+	fprintf(md, "Runs and boots (busy instructions per client frame): the sd of one run around its "
+		    "boot's mean, pooled over the boots; the sd that gives a boot's value (the mean of its "
+		    "runs); and the sd of the boot values. Boot values that spread much more than their "
+		    "runs explain carry something of the boot (docs/bench.md, *Runs and boots*).\n\n"
+		    "| kernel | sync | boots × runs | sd of a run | → sd of a boot's value | sd of the "
+		    "boot values | ratio |\n|---|---|--:|--:|--:|--:|--:|\n");
+	for (int sync = 0; sync < 2; sync++)
+		for (int k = 0; k < 2; k++) {
+			const struct offload_series *os = &offload[k][sync];
+			double ss = 0, df = 0, runs = 0, boot[MAX_RUNS];
+			for (int b = 0; b < os->runs; b++) {
+				const struct offload_run *o = &os->run[b];
+				double m = 0;
+				for (int j = 0; j < o->n_runs; j++)
+					m += o->run_busy[j] / o->n_runs;
+				for (int j = 0; j < o->n_runs; j++)
+					ss += (o->run_busy[j] - m) * (o->run_busy[j] - m);
+				df += o->n_runs - 1;
+				runs += o->n_runs;
+				boot[b] = o->busy;
+			}
+			if (!os->runs)
+				continue;
+			double within = df > 0 ? sqrt(ss / df) : NAN;
+			double per_boot = within / sqrt(runs / os->runs);
+			double between = NAN;
+			if (os->runs > 1) {
+				double mean = 0, s2 = 0;
+				for (int b = 0; b < os->runs; b++)
+					mean += boot[b] / os->runs;
+				for (int b = 0; b < os->runs; b++)
+					s2 += (boot[b] - mean) * (boot[b] - mean);
+				between = sqrt(s2 / (os->runs - 1));
+			}
+			double ratio = between / per_boot;
+			char w[32], pb[32], bt[32], ra[32];
+			fmt_or_dash(w, sizeof(w), "%.1f", within);
+			fmt_or_dash(pb, sizeof(pb), "%.1f", per_boot);
+			fmt_or_dash(bt, sizeof(bt), "%.1f", between);
+			fmt_or_dash(ra, sizeof(ra), "%.2f", ratio);
+			fprintf(md, "| %s | %s | %d × %.3g | %s | %s | %s | %s |\n", kernels[k], syncs[sync],
+				os->runs, runs / os->runs, w, pb, bt, ra);
+			if (!isnan(ratio) && (isnan(worst) || ratio > worst))
+				worst = ratio;
+		}
+	fputc('\n', md);
+	return worst;
+}
+
 /* The headline: client frames per guest second of the GPU-offload client,
  * base against patched, with the no-sync control, the consistency check
  * against the microbenchmark and the boots the design needs. */
@@ -326,13 +411,16 @@ void write_offload(struct report *r)
 	fprintf(md, "syncway headless (pixman, one 64x64 output at 60 Hz) and `syncway-offload`, a "
 		    "client that renders nothing and per frame makes the syncobj calls of a Vulkan "
 		    "application and Mesa's WSI in mailbox mode (docs/bench.md, *The GPU-offload "
-		    "frame benchmark*), all on the guest's one vCPU under `-icount shift=0`, one run "
-		    "per boot. Guest time counts instructions, so **client frames per guest second** "
+		    "frame benchmark*), all on the guest's one vCPU under `-icount shift=0`. Each boot "
+		    "makes a few runs of each sync mode, every run with new processes, and its value pools "
+		    "them (frames over window time). Guest time counts instructions, so **client frames per "
+		    "guest second** "
 		    "(the vkgears analogue: the client's own presents) is the inverse of the "
 		    "instructions one frame costs, client, compositor and kernel together. *sync none*: "
 		    "the same loop without any syncobj (`SYNCWAY_EXPLICIT_SYNC=0`, `--sync none`), the "
 		    "control.\n\n");
 	write_offload_runs(md);
+	double spread_ratio = write_offload_spread(md);
 	size_t fewest = MAX_RUNS;
 	for (int k = 0; k < 2; k++)
 		for (int sync = 0; sync < 2; sync++) {
@@ -397,6 +485,19 @@ void write_offload(struct report *r)
 		    "|Δ| > 3 × the larger spread (max − min of one kernel's per-boot values). The test, "
 		    "as for wall-clock numbers, needs a Welch interval that excludes 0 and a permutation "
 		    "p < 0.05, with ≥ %d boots a side.\n\n", STATS_MIN_BOOTS);
+	if (isnan(spread_ratio))
+		fprintf(md, "Too few runs or boots to compare the boots' spread with their runs' (two "
+			    "boots of two runs a kernel at least): the interval rests on the boots alone.\n\n");
+	else if (spread_ratio > OFFLOAD_BOOT_RATIO)
+		fprintf(md, "**The boot values spread up to %.1f× what their runs explain**: something of "
+			    "the boot, not only of the run, moves the value, so with this few boots the "
+			    "interval may be too narrow; more boots (`--rounds-icount`) narrow it honestly.\n\n",
+			spread_ratio);
+	else
+		fprintf(md, "The boot values spread no more than their runs explain (largest ratio %.2f, "
+			    "flagged above %.0f): the interval on the boot values covers the spread between "
+			    "runs.\n\n",
+			spread_ratio, OFFLOAD_BOOT_RATIO);
 	fprintf(md, "Busy instructions per client frame (median over boots): explicit sync %.0f on base, "
 		    "%.0f on patched (%+.0f); no sync %.0f and %.0f (%+.0f). **Difference in differences, "
 		    "the syncobj share of the change: %+.0f instructions per frame** (%+.2f %% of a base "

@@ -30,6 +30,9 @@
 #   SYNCWAY_BENCH_OFFLOAD_SECS measured window of each offload run (guest s;
 #                              0 = none), after SYNCWAY_BENCH_OFFLOAD_WARMUP
 #                              (default 2)
+#   SYNCWAY_BENCH_OFFLOAD_RUNS runs of each sync mode in the boot (default 1),
+#                              explicit and none taking turns; each starts
+#                              new processes (a new address-space layout)
 #   SYNCWAY_BENCH_OFFLOAD_OUTPUT  headless mode of the offload runs
 #                              (default 64x64@60)
 #   SYNCWAY_BENCH_VIRGL_SECS   measured window of the virgl run (guest s,
@@ -90,23 +93,35 @@ esac
 	--json "$micro.jsonl" >"$micro.txt" || exit 1
 echo "  micro: $(grep -c . "$micro.jsonl") cases"
 # The offload runs write to the guest's tmpfs and copy at the end: no 9p
-# traffic while frames are counted.
+# traffic while frames are counted. A boot makes $SYNCWAY_BENCH_OFFLOAD_RUNS
+# runs of each sync mode, explicit and none taking turns (a run's cost
+# depends a little on what ran before it in the boot, docs/bench.md, *Runs
+# and boots*); each run appends its summary line and syncway's lines to the
+# boot's files, and the report pools them.
 offload_secs=${SYNCWAY_BENCH_OFFLOAD_SECS:-0}
 if [ "$mode" = icount ] && [ "$offload_secs" != 0 ]; then
 	export XDG_RUNTIME_DIR=/run/user/0 WLR_BACKENDS=headless WLR_RENDERER=pixman
 	for sync in explicit none; do
-		t=/tmp/offload-$tag-$sync
-		mkdir -p "$t"
-		SYNCWAY_EXPLICIT_SYNC=$([ "$sync" = none ] && echo 0 || echo 1) \
-			"$bin"/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" \
-			--headless-size "${SYNCWAY_BENCH_OFFLOAD_OUTPUT:-64x64@60}" \
-			-s "$bin/clients/syncway-offload --sync $sync --warmup ${SYNCWAY_BENCH_OFFLOAD_WARMUP:-2} \
-				--duration $offload_secs --json $t/client.jsonl >$t/client.txt 2>&1" \
-			>/dev/null 2>"$t/syncway.log"
-		rc=$?
-		for f in "$t"/*; do cp "$f" "$out/offload-$tag-$sync-${f##*/}"; done
-		[ $rc = 0 ] || { echo "  offload run ($sync) failed ($rc), see $out/offload-$tag-$sync-*"; exit 1; }
-		echo "  offload ($sync): $(head -n 1 "$t/client.txt")"
+		rm -f "$out/offload-$tag-$sync-"*
+	done
+	j=1
+	while [ $j -le "${SYNCWAY_BENCH_OFFLOAD_RUNS:-1}" ]; do
+		for sync in explicit none; do
+			t=/tmp/offload-$tag-$sync-$j
+			mkdir -p "$t"
+			SYNCWAY_EXPLICIT_SYNC=$([ "$sync" = none ] && echo 0 || echo 1) \
+				"$bin"/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" \
+				--headless-size "${SYNCWAY_BENCH_OFFLOAD_OUTPUT:-64x64@60}" \
+				-s "$bin/clients/syncway-offload --sync $sync --warmup ${SYNCWAY_BENCH_OFFLOAD_WARMUP:-2} \
+					--duration $offload_secs --json $t/client.jsonl >$t/client.txt 2>&1" \
+				>/dev/null 2>"$t/syncway.log"
+			rc=$?
+			for f in "$t"/*; do cat "$f" >>"$out/offload-$tag-$sync-${f##*/}"; done
+			[ $rc = 0 ] || { echo "  offload run $j ($sync) failed ($rc), see $out/offload-$tag-$sync-*"; exit 1; }
+			echo "  offload run $j ($sync): $(head -n 1 "$t/client.txt")"
+			rm -rf "$t"
+		done
+		j=$((j + 1))
 	done
 fi
 secs=${SYNCWAY_BENCH_FRAME_SECS:-0}

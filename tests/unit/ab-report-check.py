@@ -78,32 +78,46 @@ OFFLOAD_FPS = {('base', 'explicit'): (12000.5, 12003.7), ('patched', 'explicit')
 OFFLOAD_CALLS = {'wait': 1, 'timeline_wait': 1, 'reset': 1, 'timeline_signal': 2}
 
 
-def offload_files(raw, kernel, r, sync, fps):
-    """One offload run: the client's summary and the compositor's lines of a
-    3 s window (60 output frames a second), plus frames outside it."""
+def offload_files(raw, kernel, r, sync, fps, runs=2, shift=40):
+    """One boot's offload runs of a sync mode, as bench/guest-ab.sh makes
+    them: per run the client's summary line and the compositor's lines of its
+    window (60 output frames a second, plus frames outside it), the runs one
+    after another in the same two files. One run has a 10 s window; two have
+    4 s and 6 s, the first shift frames short of fps and the second as many
+    over, so that the boot's pooled value is fps exactly."""
     prefix = os.path.join(raw, 'offload-icount-%s-r%d-%s-' % (kernel, r, sync))
-    t0, t1 = 2 * 10**9, 5 * 10**9
-    frames = round(fps * 3)
     explicit = sync == 'explicit'
-    calls = {k: [frames, 0, 0, 0] for k in OFFLOAD_CALLS} if explicit else {}
-    with open(prefix + 'client.jsonl', 'w') as f:
-        f.write(json.dumps({'type': 'summary', 'client': 'syncway-offload', 'sync': sync,
-                            'window_start_ns': t0, 'window_end_ns': t1, 'frames': frames,
-                            'fps': fps, 'idle_ns': 0, 'busy_ns_per_frame': 1e9 / fps,
-                            'cpu_user_ns': 10**8, 'cpu_sys_ns': 10**8, 'syncobj': calls,
-                            'handles_per_call': OFFLOAD_CALLS}, separators=(',', ':')) + '\n')
-    with open(prefix + 'syncway.jsonl', 'w') as f:
-        per_frame = frames / 180
-        for n in range(240):
-            t = t0 - 10**9 // 2 + n * (10**9 // 60)
-            so = {'timeline_wait': [per_frame, 0, 0, 0],
-                  'timeline_signal': [per_frame, 0, 0, 0]} if explicit else {}
-            # syncway's frame lines carry the thread's context switches
-            # since the previous frame: one every other client frame, on
-            # both kernels, so the schedule does not change.
-            f.write(json.dumps({'type': 'frame', 't_ns': t, 'presented': True,
-                                'ctxsw': per_frame / 2, 'syncobj': so},
-                               separators=(',', ':')) + '\n')
+    windows = (10,) if runs == 1 else (4, 6)
+    total = round(fps * sum(windows))
+    with open(prefix + 'client.jsonl', 'w') as fc, open(prefix + 'syncway.jsonl', 'w') as fs:
+        t0 = 2 * 10**9
+        for j, secs in enumerate(windows):
+            t1 = t0 + secs * 10**9
+            frames = total if runs == 1 else round(fps * secs) - shift if j == 0 else total - done
+            done = frames
+            calls = {k: [frames, 0, 0, 0] for k in OFFLOAD_CALLS} if explicit else {}
+            fc.write(json.dumps({'type': 'summary', 'client': 'syncway-offload', 'sync': sync,
+                                 'window_start_ns': t0, 'window_end_ns': t1, 'frames': frames,
+                                 'fps': frames / secs, 'idle_ns': 0,
+                                 'busy_ns_per_frame': secs * 1e9 / frames, 'cpu_user_ns': 10**8,
+                                 'cpu_sys_ns': 10**8, 'syncobj': calls,
+                                 'handles_per_call': OFFLOAD_CALLS}, separators=(',', ':')) + '\n')
+            per_frame = frames / (60 * secs)
+            times = [t0 - 10**9 // 2 + n * (10**9 // 60) for n in range(60 * (secs + 1))]
+            inside = [t for t in times if t0 <= t < t1]
+            # syncway's frame lines carry the thread's context switches since
+            # the previous frame: one every other client frame, on both
+            # kernels, so the schedule does not change. Halves add up
+            # exactly: the window's lines hold frames / 2 of them.
+            switches = [0.5 * (frames // len(inside) + (i < frames % len(inside))) for i in
+                        range(len(inside))]
+            for t in times:
+                so = {'timeline_wait': [per_frame, 0, 0, 0],
+                      'timeline_signal': [per_frame, 0, 0, 0]} if explicit else {}
+                fs.write(json.dumps({'type': 'frame', 't_ns': t, 'presented': True,
+                                     'ctxsw': switches.pop(0) if t0 <= t < t1 else 1, 'syncobj': so},
+                                    separators=(',', ':')) + '\n')
+            t0 = t1 + 2 * 10**9
 
 
 # The virgl runs: busy instructions per client frame of the compositor and
@@ -293,6 +307,45 @@ def offload_frames(t):
     check('The series changed the frame' not in frames, 'a schedule change where there is none')
     check('Warning: a run idled' not in frames, 'idle warning without idle time')
     check('"handles"' not in md, 'stray JSON')
+    # Two runs a boot, about 17 frames/s apart: the boot pools them, and
+    # its row shows both runs' busy instructions per frame.
+    m = re.search(r'\| base \| explicit \| 1 \| 2 \| 12000\.50 \| 83330 \| (\d+) – (\d+) \|', frames)
+    check(m and int(m.group(1)) < 83330 < int(m.group(2)), 'pooled runs: %s' % frames[:2500])
+    # the runs of a boot spread by some 115 instructions a frame, the boots
+    # by 22 to 28: no more than the runs explain
+    m = re.search(r'\| patched \| explicit \| 2 × 2 \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|', frames)
+    check(m and float(m.group(4)) < 2, 'spread table: %s' % frames[:4000])
+    check('The boot values spread no more than their runs explain' in frames, 'spread verdict')
+
+
+def offload_boots_spread(t):
+    """Runs of a boot that agree to a frame, boots that do not: a warning."""
+    raw = t.raw('raw-offload-spread')
+    for kernel in KERNELS:
+        for r in range(2):
+            for sync in ('explicit', 'none'):
+                offload_files(fam(raw), kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r], shift=1)
+    md, _ = t.run(raw)
+    frames = section(md, '## Frame benchmark: GPU-offload client')
+    check('**The boot values spread up to' in frames, 'no warning: %s' % frames[:4000])
+    check(re.search(r'\| client frames/s, explicit sync \| 2 / 2 \|.*\| \*\*\+4\.29 %\*\* \|', frames),
+          'the verdict stays')
+
+
+def offload_one_run(t):
+    """A boot of one run (the raw data before 2026-12-07) reads as before."""
+    raw = t.raw('raw-offload-1')
+    for kernel in KERNELS:
+        for r in range(2):
+            for sync in ('explicit', 'none'):
+                offload_files(fam(raw), kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r], runs=1)
+    md, _ = t.run(raw)
+    frames = section(md, '## Frame benchmark: GPU-offload client')
+    check(re.search(r'\| client frames/s, explicit sync \| 2 / 2 \|.*\| \*\*\+4\.29 %\*\* \|', frames),
+          'one run a boot: %s' % frames[:3000])
+    check(re.search(r'\| base \| explicit \| 1 \| 1 \| 12000\.50 \| 83330 \| 83330 – 83330 \|', frames),
+          'one run a boot: the row')
+    check('Too few runs or boots to compare' in frames, 'one run a boot: the spread')
 
 
 def virgl_frames(t):
@@ -615,7 +668,8 @@ def optional_key_is_optional(t):
     t.run(raw)
 
 
-CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, virgl_frames, per_patch_table, hardened_table,
+CHECKS = [verdicts_per_boot, too_few_boots, offload_frames, offload_boots_spread, offload_one_run,
+          virgl_frames, per_patch_table, hardened_table,
           two_families, main_file_short, one_family, flat_is_612, missing_keys_stop, optional_key_is_optional]
 
 
