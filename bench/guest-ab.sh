@@ -109,7 +109,13 @@ if [ "$mode" = icount ] && [ "$offload_secs" != 0 ]; then
 		for sync in explicit none; do
 			t=/tmp/offload-$tag-$sync-$j
 			mkdir -p "$t"
-			SYNCWAY_EXPLICIT_SYNC=$([ "$sync" = none ] && echo 0 || echo 1) \
+			# A fixed environment: two sets of the SYNCWAY_* variables that
+			# tools/vm-run passes in put the no-sync control's frame 240
+			# instructions (0.4 %) apart, boot after boot, and the set
+			# differs between setups (docs/results/2026-12-07-offload-modes.md).
+			env -i PATH="$PATH" HOME="${HOME:-/root}" XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" \
+				WLR_BACKENDS=headless WLR_RENDERER=pixman \
+				SYNCWAY_EXPLICIT_SYNC=$([ "$sync" = none ] && echo 0 || echo 1) \
 				"$bin"/compositor/syncway -x --report 0 --stats "$t/syncway.jsonl" \
 				--headless-size "${SYNCWAY_BENCH_OFFLOAD_OUTPUT:-64x64@60}" \
 				-s "$bin/clients/syncway-offload --sync $sync --warmup ${SYNCWAY_BENCH_OFFLOAD_WARMUP:-2} \
