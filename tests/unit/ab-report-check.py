@@ -318,14 +318,21 @@ def offload_frames(t):
     check('The boot values spread no more than their runs explain' in frames, 'spread verdict')
 
 
-def offload_boots_spread(t):
-    """Runs of a boot that agree to a frame, boots that do not: a warning."""
-    raw = t.raw('raw-offload-spread')
+def offload_report(t, name, **runs):
+    """The report on two boots a kernel of the offload runs OFFLOAD_FPS
+    gives, each written by offload_files() with RUNS."""
+    raw = t.raw(name)
     for kernel in KERNELS:
         for r in range(2):
             for sync in ('explicit', 'none'):
-                offload_files(fam(raw), kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r], shift=1)
+                offload_files(fam(raw), kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r], **runs)
     md, _ = t.run(raw)
+    return md
+
+
+def offload_boots_spread(t):
+    """Runs of a boot that agree to a frame, boots that do not: a warning."""
+    md = offload_report(t, 'raw-offload-spread', shift=1)
     frames = section(md, '## Frame benchmark: GPU-offload client')
     check('**The boot values spread up to' in frames, 'no warning: %s' % frames[:4000])
     check(re.search(r'\| client frames/s, explicit sync \| 2 / 2 \|.*\| \*\*\+4\.29 %\*\* \|', frames),
@@ -334,12 +341,7 @@ def offload_boots_spread(t):
 
 def offload_one_run(t):
     """A boot of one run (the raw data before 2026-12-07) reads as before."""
-    raw = t.raw('raw-offload-1')
-    for kernel in KERNELS:
-        for r in range(2):
-            for sync in ('explicit', 'none'):
-                offload_files(fam(raw), kernel, r + 1, sync, OFFLOAD_FPS[(kernel, sync)][r], runs=1)
-    md, _ = t.run(raw)
+    md = offload_report(t, 'raw-offload-1', runs=1)
     frames = section(md, '## Frame benchmark: GPU-offload client')
     check(re.search(r'\| client frames/s, explicit sync \| 2 / 2 \|.*\| \*\*\+4\.29 %\*\* \|', frames),
           'one run a boot: %s' % frames[:3000])
