@@ -75,10 +75,16 @@ EOF
 		;;
 	wlr-ref)
 		# The wlroots 0.18 reference of this tree (tools/wlr-ref.c):
-		# wlroots' own linux-drm-syncobj-v1 manager, offered with GLES2
-		# and not with pixman; always headless, no decorations.
+		# wlroots' own linux-drm-syncobj-v1 manager, on the renderer's
+		# device with GLES2; with pixman (no device) on the render node,
+		# its glue waiting and signalling on the CPU (--syncobj-node);
+		# always headless, no decorations.
+		node=
+		[ "$renderer" = pixman ] && [ -c /dev/dri/renderD128 ] &&
+			node="--syncobj-node /dev/dri/renderD128"
+		# shellcheck disable=SC2086 # one word each
 		env WLR_RENDERER=$renderer ${wrap:-} "$build/tools/syncway-wlr-ref" \
-			--mode "${mode_w}x${mode_h}@$hz" >"$out/$comp.log" 2>&1 &
+			--mode "${mode_w}x${mode_h}@$hz" $node >"$out/$comp.log" 2>&1 &
 		;;
 	weston)
 		# No panel, no lock, no animations: the desktop shell's client only

@@ -14,12 +14,18 @@
  * "glue" below: a commit is held until its acquire point signals (0.18's
  * timeline waiter and surface locks), and a release point is signalled
  * from the CPU once wlroots lets its buffer go, as 0.19's helper does.
- * --manager-only leaves the glue out: the manager alone. */
+ * --manager-only leaves the glue out: the manager alone. --syncobj-node
+ * gives the manager a render node when the renderer has none (pixman): the
+ * glue's waits and signals are the CPU's, so pixman needs no fence. */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <wayland-server-core.h>
 #include <xf86drm.h>
 #include <wlr/backend.h>
@@ -47,9 +53,14 @@ static const char usage[] =
 	"The wlroots " WLR_VERSION_STR " reference compositor of syncway's peer comparison: headless,\n"
 	"one output, xdg-shell windows at fixed places, no input devices. It offers\n"
 	"linux-drm-syncobj-v1 through wlroots' own manager where the renderer has a DRM\n"
-	"device (WLR_RENDERER=gles2 or vulkan, not pixman), and, as wlroots 0.18 does\n"
-	"not, waits for acquire points to signal and signals release points itself.\n"
+	"device (WLR_RENDERER=gles2 or vulkan; pixman with --syncobj-node), and, as\n"
+	"wlroots 0.18 does not, waits for acquire points to signal and signals release\n"
+	"points itself.\n"
 	"      --mode WxH[@HZ]  the output's mode (default 1280x720@60)\n"
+	"      --syncobj-node PATH  with a renderer on no DRM device (pixman), offer the\n"
+	"                       manager on this one (a render node): the acquire waits and\n"
+	"                       release points below are the CPU's, so the renderer never\n"
+	"                       sees a fence (wlroots 0.19 would not offer it with pixman)\n"
 	"      --manager-only   wlroots 0.18's manager alone: no wait for the signal, no\n"
 	"                       release points (clients stall; for the conformance suites)\n"
 	"  -d, --debug          wlroots' debug log\n"
@@ -67,6 +78,8 @@ struct ref_server {
 	struct wlr_output_layout *output_layout;
 	int width, height, hz;
 	bool glue; /* wait for acquire signals, signal release points */
+	const char *syncobj_node; /* --syncobj-node: the manager's device with pixman */
+	int syncobj_fd;
 	bool output_failed;
 	unsigned toplevels; /* toplevels so far, for their places */
 
@@ -495,15 +508,37 @@ static bool parse_mode(const char *s, struct ref_server *server)
  * (DRM_CAP_SYNCOBJ_TIMELINE and the syncobj eventfd) itself. */
 static const char *offer_syncobj(struct ref_server *server, struct wlr_compositor *compositor)
 {
+	static char why[160];
 	int fd = wlr_renderer_get_drm_fd(server->renderer);
+	bool own = false;
+	if (fd < 0 && server->syncobj_node) {
+		/* The glue waits for acquire points and signals release points
+		 * on the CPU, and pixman reads a buffer only once its commit is
+		 * applied: a device for the manager's timelines is all it
+		 * lacks. Not the renderer's, so the reference's own. */
+		fd = server->syncobj_fd = open(server->syncobj_node, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			snprintf(why, sizeof(why), "off (cannot open %s: %s)", server->syncobj_node,
+				 strerror(errno));
+			return why;
+		}
+		own = true;
+	}
 	if (fd < 0)
-		return "off (the renderer has no DRM device: pixman)";
+		return "off (the renderer has no DRM device: pixman; see --syncobj-node)";
 	if (!wlr_linux_drm_syncobj_manager_v1_create(server->display, 1, fd))
 		return "off (the device lacks timeline syncobjs or their eventfd)";
 	if (!server->glue)
-		return "on, wlroots' manager alone (--manager-only)";
+		return own ? "on, wlroots' manager alone (--manager-only), on --syncobj-node" :
+			     "on, wlroots' manager alone (--manager-only)";
 	server->new_surface.notify = handle_new_surface;
 	wl_signal_add(&compositor->events.new_surface, &server->new_surface);
+	if (own) {
+		snprintf(why, sizeof(why),
+			 "on (wlroots' manager on %s, the reference's acquire waits and release points)",
+			 server->syncobj_node);
+		return why;
+	}
 	return "on (wlroots' manager, the reference's acquire waits and release points)";
 }
 
@@ -515,11 +550,14 @@ static int fail(const char *why)
 
 int main(int argc, char **argv)
 {
-	struct ref_server server = { .width = 1280, .height = 720, .hz = 60, .glue = true };
+	struct ref_server server = {
+		.width = 1280, .height = 720, .hz = 60, .glue = true, .syncobj_fd = -1,
+	};
 	enum wlr_log_importance log_level = WLR_ERROR;
 	static const struct option options[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "manager-only", no_argument, NULL, 'M' },
+		{ "syncobj-node", required_argument, NULL, 'S' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "version", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -536,6 +574,9 @@ int main(int argc, char **argv)
 			break;
 		case 'M':
 			server.glue = false;
+			break;
+		case 'S':
+			server.syncobj_node = optarg;
 			break;
 		case 'd':
 			log_level = WLR_DEBUG;
@@ -631,5 +672,7 @@ int main(int argc, char **argv)
 	wlr_renderer_destroy(server.renderer);
 	wlr_backend_destroy(server.backend);
 	wl_display_destroy(server.display);
+	if (server.syncobj_fd >= 0)
+		close(server.syncobj_fd);
 	return 0;
 }
