@@ -89,10 +89,9 @@ grep -q 'barriers set ([0-9]* cleared without a refresh), [1-9][0-9]* commits he
 	{ ok=0; why="$why; no commit held by a fifo barrier"; }
 verdict fifo-v1-holds-commits
 
-# The missed vblanks syncway counted (a ready commit waited) and idle ones,
-# and of the missed those it slept through while waiting for a CPU.
+# The missed vblanks syncway counted (a ready commit waited) and idle ones
+# (log_cpu_waits: of the missed, those it slept through for want of a CPU).
 missed() { sed -n 's/.* \([0-9][0-9]*\) missed vblanks (a ready commit waited), \([0-9][0-9]*\) idle.*/\1 \2/p' "$1" | head -n 1; }
-waiting() { sed -n 's/.*of the missed vblanks, \([0-9][0-9]*\) slept through while syncway waited for a CPU.*/\1/p' "$1" | head -n 1; }
 
 run commit-timing-target-fps "$common|commit timing at 20.00 FPS" \
 	"$gears --buffer dmabuf --mode mailbox --target-fps 20 --duration 2.5 --report 1 --checksum"
@@ -103,7 +102,7 @@ run commit-timing-target-fps "$common|commit timing at 20.00 FPS" \
 # slept through, as long as it missed none by its own doing.
 discarded=$(sed -n 's/.* \([0-9][0-9]*\) discarded (superseded).*/\1/p' "$log" | head -n 1)
 set -- $(missed "$log")
-w=$(waiting "$log")
+w=$(log_cpu_waits "$log")
 [ "${discarded:-x}" = 0 ] || { [ -n "$discarded" ] && [ "${1:-0}" = "${w:-0}" ] && [ "${w:-0}" -ge $((2 * discarded)) ]; } ||
 	{ ok=0; why="$why; ${discarded:-?} commits discarded (superseded), ${1:-?} missed vblanks, ${w:-?} of them waiting for a CPU"; }
 fps=$(sed -n 's/.* \([0-9.]*\) FPS presented$/\1/p' "$log" | head -n 1)
@@ -133,7 +132,7 @@ if [ "$WLR_RENDERER" = pixman ]; then
 		"pid=\$(pidof syncway); kill -STOP \$pid; sleep 0.25; kill -CONT \$pid; wait \$!"
 	set -- $(missed "$log")
 	[ "${1:-0}" -ge 5 ] || { ok=0; why="$why; ${1:-no} missed vblanks after a 250 ms stop with a commit ready"; }
-	w=$(waiting "$log")
+	w=$(log_cpu_waits "$log")
 	[ "${w:-0}" -ge 5 ] ||
 		{ ok=0; why="$why; ${w:-no} of the missed vblanks counted as slept through while waiting for a CPU after a 250 ms stop"; }
 	verdict missed-vblanks-while-stopped

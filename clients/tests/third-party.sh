@@ -245,8 +245,7 @@ late_drops=$(awk '
 	END { c = 0; for (i = 1; i <= n; i++) if (first && dropped[i] > first) c++; print c + 0 }' "$sjson")
 [ "$late_drops" = 0 ] || why="${why:+$why; }$late_drops commits replaced before shown after its first frame"
 missed=$(sed -n 's/.* \([0-9][0-9]*\) missed vblanks (a ready commit waited).*/\1/p' "$slog" | head -n 1)
-waiting=$(sed -n 's/.*of the missed vblanks, \([0-9][0-9]*\) slept through while syncway waited for a CPU.*/\1/p' \
-	"$slog" | head -n 1)
+waiting=$(log_cpu_waits "$slog")
 if [ -z "$missed" ] || [ -z "$waiting" ]; then
 	why="${why:+$why; }no missed-vblank counts in syncway's summary"
 elif [ "$missed" -gt "$waiting" ]; then

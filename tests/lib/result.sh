@@ -149,6 +149,31 @@ log_problems() {
 	[ -z "$log_problems" ]
 }
 
+# stats_drops_before_first STATS: prints how many commits syncway's --stats
+# file STATS has replaced before shown (dropped) that were made before the
+# first commit it presented: the only ones a GPU renderer can have released
+# before it rendered anything.
+stats_drops_before_first() {
+	awk '
+	function t_ns(   i, v) {
+		i = index($0, "\"t_ns\":")
+		if (i == 0) return ""
+		v = substr($0, i + 7)
+		sub(/[,}].*/, "", v)
+		return v + 0
+	}
+	/"type":"commit"/ && /"result":"presented"/ { t = t_ns(); if (!first || t < first) first = t }
+	/"type":"commit"/ && /"result":"dropped"/ { dropped[++n] = t_ns() }
+	END { c = 0; for (i = 1; i <= n; i++) if (!first || dropped[i] < first) c++; print c + 0 }' "$1"
+}
+
+# log_cpu_waits LOG: prints how many of its missed vblanks syncway's output
+# slept through for want of a CPU (its summary says so when the host is
+# busy: CI runs guests side by side), or nothing if it reported none.
+log_cpu_waits() {
+	sed -n 's/.*of the missed vblanks, \([0-9][0-9]*\) slept through while syncway waited for a CPU.*/\1/p' "$1" | head -n 1
+}
+
 # run_problems LOG STATUS 'STRING|STRING...': sets run_problems to what went
 # wrong in a syncway run that exited with STATUS and wrote LOG: the status if
 # it is not 0, the strings LOG lacks, what log_problems finds; "; "-separated.
