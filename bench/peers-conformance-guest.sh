@@ -14,14 +14,9 @@
 # not start or a suite did not run to its end, else 0 (FAILs are results).
 build=$1 out=$2
 shift 2
-renderer=gles2 mode_w=640 mode_h=480 hz=60
 mkdir -p "$out"
-export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/syncway/build/peers-shader-cache}
-# Every timeout of the suites doubled: TCG and llvmpipe behind virgl.
-export SYNCWAY_CONFORMANCE_TIME_SCALE=${SYNCWAY_CONFORMANCE_TIME_SCALE:-2}
-unset WAYLAND_DISPLAY DISPLAY
-# shellcheck source=bench/peers-compositor.sh
-. "${0%/*}/peers-compositor.sh"
+# shellcheck source=bench/peers-conformance-env.sh
+. "${0%/*}/peers-conformance-env.sh"
 
 status=0
 for comp in "$@"; do
