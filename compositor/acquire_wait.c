@@ -8,7 +8,9 @@
  * held commits themselves (the memory) are bounded with those fifo-v1 and
  * commit-timing-v1 hold, in held_commits.c. Without an eventfd to be had
  * (the fd limit), a wait is watched by polling its point instead
- * (handle_poll). */
+ * (handle_poll). An eventfd that fired goes back to a small pool for the
+ * next wait: a new one per wait cost six system calls a frame more
+ * (eventfd, libwayland's duplicate, two epoll_ctl, two close). */
 #include "acquire_wait.h"
 
 #include <errno.h>
@@ -52,6 +54,17 @@ struct sw_wait_queue {
 	bool emptying;          /* its surface is going away */
 };
 
+/* An eventfd in the event loop. In a wait's hands it carries at most one
+ * SYNCOBJ_EVENTFD registration; in the pool (sw_explicit_sync.eventfds) it
+ * carries none and its counter is zero, so it cannot fire. */
+struct sw_acquire_eventfd {
+	struct wl_list link; /* sw_explicit_sync.eventfds, while pooled */
+	struct sw_acquire_wait *wait; /* NULL while pooled */
+	struct wl_event_source *source;
+	int fd;
+	uint32_t pooled_tick; /* sw_explicit_sync.eventfd_tick when pooled */
+};
+
 /* A commit held back until its acquire point is signalled. */
 struct sw_acquire_wait {
 	struct wl_list link; /* sw_wait_queue.waits */
@@ -62,11 +75,11 @@ struct sw_acquire_wait {
 	uint32_t seq; /* the locked cached state */
 	struct sw_imported_timeline *timeline;
 	uint64_t point;
-	/* Once it is the surface's oldest: an eventfd and its source, or
-	 * polled, in sw_explicit_sync.polled. */
-	struct wl_event_source *source;
-	int event_fd;
+	/* Once it is the surface's oldest: an eventfd, or polled, in
+	 * sw_explicit_sync.polled. */
+	struct sw_acquire_eventfd *eventfd;
 	bool polled;
+	bool watched; /* by an eventfd (until it fires) or polled */
 	struct wl_list poll_link;
 };
 
@@ -77,6 +90,14 @@ struct sw_acquire_wait {
  * budget: when nobody holds more, a wait past the budget is polled instead.
  * An honest client has one per window it is drawing. */
 #define SMALL_WAITER 8
+/* Eventfds kept for later waits: one per surface that draws every frame,
+ * for a few windows. They count against the fd budget like watched
+ * waits, and go first when it is reached. */
+#define POOLED_EVENTFDS 4
+/* A pooled eventfd unused for one to two of these is closed, so that the
+ * compositor's fds go back to what they were soon after a client stops
+ * drawing (the conformance suites' leak checks wait up to 3 s). */
+#define POOL_TICK_MS 500
 
 /* --- per-client costs ---------------------------------------------------- */
 
@@ -118,6 +139,95 @@ static struct sw_sync_client *sync_client_get(struct sw_explicit_sync *sync, str
 
 static int handle_wait_ready(int fd, uint32_t mask, void *data);
 
+static void eventfd_free(struct sw_acquire_eventfd *efd)
+{
+	wl_event_source_remove(efd->source);
+	close(efd->fd);
+	free(efd);
+}
+
+/* A fired eventfd, its registration spent and its counter read: pooled
+ * for the next wait while the pool has room. */
+static void eventfd_put(struct sw_explicit_sync *sync, struct sw_acquire_eventfd *efd)
+{
+	efd->wait = NULL;
+	if (sync->pooled_eventfds >= POOLED_EVENTFDS) {
+		eventfd_free(efd);
+		return;
+	}
+	efd->pooled_tick = sync->eventfd_tick;
+	wl_list_insert(&sync->eventfds, &efd->link);
+	sync->pooled_eventfds++;
+	/* Armed once per tick at most, not at every put. */
+	if (!sync->eventfd_timer_armed) {
+		wl_event_source_timer_update(sync->eventfd_timer, POOL_TICK_MS);
+		sync->eventfd_timer_armed = true;
+	}
+}
+
+/* Pooled eventfds that sat unused through a whole tick are closed. */
+static int handle_eventfd_tick(void *data)
+{
+	struct sw_explicit_sync *sync = data;
+	struct sw_acquire_eventfd *efd, *tmp;
+	wl_list_for_each_safe(efd, tmp, &sync->eventfds, link) {
+		if (efd->pooled_tick != sync->eventfd_tick) {
+			wl_list_remove(&efd->link);
+			sync->pooled_eventfds--;
+			eventfd_free(efd);
+		}
+	}
+	sync->eventfd_tick++;
+	sync->eventfd_timer_armed = !wl_list_empty(&sync->eventfds);
+	if (sync->eventfd_timer_armed)
+		wl_event_source_timer_update(sync->eventfd_timer, POOL_TICK_MS);
+	return 0;
+}
+
+/* Every pooled eventfd closed: the fds are wanted for waits. */
+static void eventfds_drain(struct sw_explicit_sync *sync)
+{
+	struct sw_acquire_eventfd *efd, *tmp;
+	wl_list_for_each_safe(efd, tmp, &sync->eventfds, link) {
+		wl_list_remove(&efd->link);
+		eventfd_free(efd);
+	}
+	sync->pooled_eventfds = 0;
+}
+
+static struct sw_acquire_eventfd *eventfd_get(struct sw_explicit_sync *sync, int *err)
+{
+	struct sw_acquire_eventfd *efd;
+	if (!wl_list_empty(&sync->eventfds)) {
+		efd = wl_container_of(sync->eventfds.next, efd, link);
+		wl_list_remove(&efd->link);
+		sync->pooled_eventfds--;
+		return efd;
+	}
+	efd = calloc(1, sizeof(*efd));
+	if (!efd) {
+		*err = ENOMEM;
+		return NULL;
+	}
+	efd->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (efd->fd < 0) {
+		*err = errno;
+		free(efd);
+		return NULL;
+	}
+	/* The event loop polls a duplicate but hands this fd to the callback;
+	 * without an fd for the duplicate, there is no source. */
+	efd->source = wl_event_loop_add_fd(sync->server->loop, efd->fd, WL_EVENT_READABLE,
+					   handle_wait_ready, efd);
+	if (!efd->source) {
+		close(efd->fd);
+		free(efd);
+		*err = EMFILE;
+		return NULL;
+	}
+	return efd;
+}
+
 /* Only the oldest held commit of a surface has an eventfd: the commits
  * queued behind it cannot apply before it anyway, and one fd per surface
  * rather than per commit keeps a client that floods commits on unsignalled
@@ -125,29 +235,23 @@ static int handle_wait_ready(int fd, uint32_t mask, void *data);
 static int wait_arm(struct sw_acquire_wait *wait)
 {
 	struct sw_explicit_sync *sync = wait->sync;
-	int event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (event_fd < 0)
-		return errno;
+	int err = 0;
+	struct sw_acquire_eventfd *efd = eventfd_get(sync, &err);
+	if (!efd)
+		return err;
 	/* flags 0: fire once the point is signalled, waiting for it to
 	 * materialize first if needed (wait-before-submit). An already
 	 * signalled point fires at once. */
 	if (sw_syncobj_eventfd(sync->stats, sync->drm_fd, wait->timeline->handle, wait->point, 0,
-			       event_fd) != 0) {
-		int err = errno;
+			       efd->fd) != 0) {
+		err = errno;
 		wlr_log_errno(WLR_ERROR, "explicit sync: SYNCOBJ_EVENTFD for point %" PRIu64,
 			      wait->point);
-		close(event_fd);
+		eventfd_put(sync, efd);
 		return err;
 	}
-	/* The event loop polls a duplicate but hands this fd to the callback;
-	 * without an fd for the duplicate, there is no source. */
-	wait->source = wl_event_loop_add_fd(sync->server->loop, event_fd, WL_EVENT_READABLE,
-					    handle_wait_ready, wait);
-	if (!wait->source) {
-		close(event_fd);
-		return EMFILE;
-	}
-	wait->event_fd = event_fd;
+	efd->wait = wait;
+	wait->eventfd = efd;
 	return 0;
 }
 
@@ -177,6 +281,7 @@ static bool wait_watch(struct sw_acquire_wait *wait, bool poll_only)
 		wait_poll(wait, strerror(err));
 	else if (err != 0)
 		return false;
+	wait->watched = true;
 	wait->owner->watched++;
 	wait->sync->watched++;
 	return true;
@@ -192,13 +297,14 @@ static void queue_free(struct sw_wait_queue *queue)
 static void wait_destroy(struct sw_acquire_wait *wait)
 {
 	struct sw_wait_queue *queue = wait->queue;
-	if (wait->source) {
-		wl_event_source_remove(wait->source);
-		close(wait->event_fd);
+	if (wait->eventfd) {
+		/* Not fired yet: the kernel may still hold a registration that
+		 * would wake a later wait, so this one is not pooled. */
+		eventfd_free(wait->eventfd);
 	}
 	if (wait->polled)
 		wl_list_remove(&wait->poll_link);
-	if (wait->source || wait->polled) {
+	if (wait->watched) {
 		wait->owner->watched--;
 		wait->sync->watched--;
 	}
@@ -321,10 +427,26 @@ static void wait_ready(struct sw_acquire_wait *wait)
 
 static int handle_wait_ready(int fd, uint32_t mask, void *data)
 {
+	struct sw_acquire_eventfd *efd = data;
+	struct sw_acquire_wait *wait = efd->wait;
 	uint64_t count;
-	if (read(fd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+	ssize_t n = read(fd, &count, sizeof(count));
+	if (n < 0 && errno == EAGAIN)
+		return 0; /* a wake-up with nothing behind it */
+	if (n < 0)
 		wlr_log_errno(WLR_ERROR, "explicit sync: reading an acquire eventfd");
-	wait_ready(data);
+	if (!wait) {
+		wlr_log(WLR_ERROR, "explicit sync: a pooled acquire eventfd fired");
+		return 0;
+	}
+	/* The registration fired and the counter is read: the eventfd is
+	 * clean for the next wait, which wait_ready may arm at once. */
+	wait->eventfd = NULL;
+	if (n < 0)
+		eventfd_free(efd);
+	else
+		eventfd_put(wait->sync, efd);
+	wait_ready(wait);
 	return 0;
 }
 
@@ -417,6 +539,8 @@ static const char *over_budget(struct sw_explicit_sync *sync, struct sw_sync_cli
 {
 	long budget = sync->server->options->max_waiting_total;
 	*poll_only = false;
+	if (budget > 0 && sync->watched + sync->pooled_eventfds >= (size_t)budget)
+		eventfds_drain(sync);
 	if (budget <= 0 || sync->watched < (size_t)budget)
 		return NULL;
 	if (xwayland_owns_client(sync->server, owner->client)) {
@@ -490,8 +614,16 @@ bool wait_queues_init(struct sw_explicit_sync *sync)
 {
 	wl_list_init(&sync->queues);
 	wl_list_init(&sync->polled);
+	wl_list_init(&sync->eventfds);
 	sync->poll_timer = wl_event_loop_add_timer(sync->server->loop, handle_poll, sync);
-	return sync->poll_timer != NULL;
+	if (!sync->poll_timer)
+		return false;
+	sync->eventfd_timer = wl_event_loop_add_timer(sync->server->loop, handle_eventfd_tick, sync);
+	if (!sync->eventfd_timer) {
+		wl_event_source_remove(sync->poll_timer);
+		return false;
+	}
+	return true;
 }
 
 void wait_queues_finish(struct sw_explicit_sync *sync)
@@ -499,5 +631,7 @@ void wait_queues_finish(struct sw_explicit_sync *sync)
 	struct sw_wait_queue *queue, *queue_tmp;
 	wl_list_for_each_safe(queue, queue_tmp, &sync->queues, link)
 		queue_empty(sync, queue);
+	eventfds_drain(sync);
+	wl_event_source_remove(sync->eventfd_timer);
 	wl_event_source_remove(sync->poll_timer);
 }

@@ -22,7 +22,8 @@ bool wait_create(struct sw_explicit_sync *sync, struct wlr_surface *surface,
 /* The lists and the poll timer, at start-up; false when they cannot be
  * made. */
 bool wait_queues_init(struct sw_explicit_sync *sync);
-/* Every held commit of every surface, cancelled; the timer goes. */
+/* Every held commit of every surface, cancelled; the timer and the pooled
+ * eventfds go. */
 void wait_queues_finish(struct sw_explicit_sync *sync);
 
 #endif

@@ -492,22 +492,31 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
 	sync->stats = &server->syncobj_stats;
 	sync->release_after_frames = !server_renderer_is_pixman(server->renderer);
 	sync->render_fence = -1;
+	if (sync->release_after_frames &&
+	    sw_syncobj_create(sync->stats, sync->drm_fd, 0, &sync->render_syncobj) != 0) {
+		/* Releases then import through a temporary syncobj each. */
+		wlr_log_errno(WLR_ERROR, "explicit sync: cannot create the render fence's syncobj");
+		sync->render_syncobj = 0;
+	}
 	wl_list_init(&sync->clients);
 	wl_list_init(&sync->releases);
-	if (!wait_queues_init(sync)) {
-		free(sync);
-		return NULL;
-	}
+	if (!wait_queues_init(sync))
+		goto error_syncobj;
 	sync->global = wl_global_create(server->display, &wp_linux_drm_syncobj_manager_v1_interface,
 					MANAGER_VERSION, sync, manager_bind);
 	if (!sync->global) {
 		wait_queues_finish(sync);
-		free(sync);
-		return NULL;
+		goto error_syncobj;
 	}
 	sync->frames_retired.notify = handle_frames_retired;
 	wl_signal_add(&server->events.frames_retired, &sync->frames_retired);
 	return sync;
+
+error_syncobj:
+	if (sync->render_syncobj)
+		sw_syncobj_destroy(sync->stats, sync->drm_fd, sync->render_syncobj);
+	free(sync);
+	return NULL;
 }
 
 void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_sync_counters *final)
@@ -529,6 +538,8 @@ void sw_explicit_sync_destroy(struct sw_explicit_sync *sync, struct sw_explicit_
 		*final = sync->counters;
 	if (sync->render_fence >= 0)
 		close(sync->render_fence);
+	if (sync->render_syncobj)
+		sw_syncobj_destroy(sync->stats, sync->drm_fd, sync->render_syncobj);
 	free(sync);
 }
 

@@ -29,6 +29,15 @@ struct sw_explicit_sync {
 	 * far has finished: the fences of the frames' render targets, merged.
 	 * -1 before the first fenced frame. */
 	int render_fence;
+	uint64_t render_fence_seq; /* bumped whenever render_fence changes */
+	/* Where the kernel cannot import a sync_file at a timeline point
+	 * (before Linux 6.16): a binary syncobj of syncway's holding the
+	 * render fence as of render_syncobj_seq, which release points take it
+	 * from (release.c: release_import). Made at start-up with a GPU
+	 * renderer, so that a leak check never sees it come; 0 without, and
+	 * once the kernel has imported at a point. */
+	uint32_t render_syncobj;
+	uint64_t render_syncobj_seq;
 	/* The number of the newest frame whose render target had no pending
 	 * fence (none at all, or already signalled when the frame was
 	 * submitted: a CPU rasteriser, or a driver without implicit fences).
@@ -52,6 +61,13 @@ struct sw_explicit_sync {
 	struct wl_list polled;
 	struct wl_event_source *poll_timer;
 	size_t watched; /* surfaces of all clients with a waiting commit */
+	/* Fired eventfds kept for later waits (sw_acquire_eventfd.link), and
+	 * the timer that closes those left unused. */
+	struct wl_list eventfds;
+	size_t pooled_eventfds;
+	struct wl_event_source *eventfd_timer;
+	uint32_t eventfd_tick;
+	bool eventfd_timer_armed;
 	struct wl_list releases; /* sw_release.link */
 	struct wl_listener frames_retired;
 

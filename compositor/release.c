@@ -63,6 +63,35 @@ static void release_signal(struct sw_release *release)
 	release_destroy(release);
 }
 
+/* The render fence into release's point: one FD_TO_HANDLE where the kernel
+ * imports at a point (and while syncway finds out whether it does).
+ * Otherwise the fence goes into syncway's binary syncobj once per render
+ * fence, and each point takes it with a TRANSFER: two calls a release, or
+ * one when several share a frame, where the helper's temporary syncobj
+ * cost four. */
+static int release_import(struct sw_explicit_sync *sync, struct sw_release *release)
+{
+	uint32_t timeline = release->timeline->handle;
+	enum sw_syncobj_point_import way = sw_syncobj_point_import_way();
+	if (way == SW_POINT_IMPORT_ONE_CALL && sync->render_syncobj) {
+		/* Not needed on this kernel after all. */
+		sw_syncobj_destroy(sync->stats, sync->drm_fd, sync->render_syncobj);
+		sync->render_syncobj = 0;
+	}
+	if (way == SW_POINT_IMPORT_ONE_CALL || way == SW_POINT_IMPORT_PROBE || !sync->render_syncobj)
+		return sw_syncobj_point_import_sync_file(sync->stats, sync->drm_fd, timeline,
+							 release->point, sync->render_fence);
+	if (sync->render_syncobj_seq != sync->render_fence_seq) {
+		int ret = sw_syncobj_import_sync_file(sync->stats, sync->drm_fd, sync->render_syncobj,
+						      sync->render_fence);
+		if (ret != 0)
+			return ret;
+		sync->render_syncobj_seq = sync->render_fence_seq;
+	}
+	return sw_syncobj_transfer(sync->stats, sync->drm_fd, timeline, release->point,
+				   sync->render_syncobj, 0, 0);
+}
+
 /* The release point signals when the GPU has finished every render job that
  * might have sampled the buffer. The wlr_buffer "release" that got us here
  * comes from the CPU: GLES2 only flushes, the headless backend reports
@@ -76,8 +105,7 @@ static void release_finish(struct sw_release *release)
 		release_signal(release);
 		return;
 	}
-	if (sw_syncobj_point_import_sync_file(sync->stats, sync->drm_fd, release->timeline->handle,
-					      release->point, sync->render_fence) != 0) {
+	if (release_import(sync, release) != 0) {
 		sync->counters.release_errors++;
 		wlr_log_errno(WLR_ERROR, "explicit sync: cannot import the render fence into "
 			      "release point %" PRIu64 " of timeline@%u; signalling it from the CPU",
@@ -199,13 +227,17 @@ void release_trackers_finish(struct sw_explicit_sync *sync)
 			"their release points were not signalled", unreleased);
 }
 
-/* A fence that signals when the writes to buffer are done, or -1. */
-static int buffer_write_fence(struct wlr_buffer *buffer, const char **why)
+/* A fence that signals when the writes to buffer are done, or -1. The same
+ * poll() looks at older (the render fence so far, or -1): *older_done says
+ * whether it has signalled. */
+static int buffer_write_fence(struct wlr_buffer *buffer, int older, bool *older_done,
+			      const char **why)
 {
 	/* The fences a reader waits for are the writers': DMA_BUF_SYNC_READ
 	 * asks for exactly those. */
 	struct wlr_dmabuf_attributes dmabuf;
 	struct dma_buf_export_sync_file export = { .flags = DMA_BUF_SYNC_READ, .fd = -1 };
+	*older_done = false;
 	if (!wlr_buffer_get_dmabuf(buffer, &dmabuf)) {
 		*why = "the render target is not a dmabuf";
 		return -1;
@@ -214,12 +246,17 @@ static int buffer_write_fence(struct wlr_buffer *buffer, const char **why)
 		*why = strerror(errno);
 		return -1;
 	}
-	struct pollfd pfd = { .fd = export.fd, .events = POLLIN };
-	if (poll(&pfd, 1, 0) != 0) {
+	/* poll() skips an fd of -1. */
+	struct pollfd pfd[2] = {
+		{ .fd = export.fd, .events = POLLIN },
+		{ .fd = older, .events = POLLIN },
+	};
+	if (poll(pfd, 2, 0) < 0 || pfd[0].revents != 0) {
 		*why = "its fence was signalled when the frame was submitted";
 		close(export.fd);
 		return -1;
 	}
+	*older_done = older >= 0 && (pfd[1].revents & POLLIN);
 	return export.fd;
 }
 
@@ -230,7 +267,8 @@ static void collect_fence(struct sw_explicit_sync *sync, struct wlr_buffer *targ
 			  bool fresh)
 {
 	const char *why = NULL;
-	int fence = buffer_write_fence(target, &why);
+	bool older_done;
+	int fence = buffer_write_fence(target, sync->render_fence, &older_done, &why);
 	if (fence < 0) {
 		/* Done already or never fenced: nothing but the frame's
 		 * retiring tells those apart for an older frame. */
@@ -242,8 +280,14 @@ static void collect_fence(struct sw_explicit_sync *sync, struct wlr_buffer *targ
 		sync->unfenced_logged |= fresh;
 		return;
 	}
-	if (sync->render_fence < 0) {
+	/* With the jobs before it done, this frame's fence is the whole
+	 * render fence: no merge, no new sync_file (most frames, since the
+	 * one before has usually finished by the next one's submission). */
+	if (sync->render_fence < 0 || older_done) {
+		if (sync->render_fence >= 0)
+			close(sync->render_fence);
 		sync->render_fence = fence;
+		sync->render_fence_seq++;
 		return;
 	}
 	/* Merging keeps the newest fence per GPU context and drops signalled
@@ -260,6 +304,7 @@ static void collect_fence(struct sw_explicit_sync *sync, struct wlr_buffer *targ
 		close(sync->render_fence);
 		sync->render_fence = dup(fence);
 	}
+	sync->render_fence_seq++;
 	close(fence);
 }
 

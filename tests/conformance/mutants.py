@@ -26,7 +26,7 @@ name = sys.argv[1] if len(sys.argv) > 1 else 'list'
 ES, AW, RE = 'compositor/explicit_sync.c', 'compositor/acquire_wait.c', 'compositor/release.c'
 M = {
  'm1-no-conflict-check': [(ES, 'pending->acquire_point >= pending->release_point', 'false && pending->acquire_point >= pending->release_point')],
- 'm2-materialize-only': [(AW, 'wait->timeline->handle, wait->point, 0,\n\t\t\t       event_fd)', 'wait->timeline->handle, wait->point, (1u << 2) /* WAIT_AVAILABLE */,\n\t\t\t       event_fd)')],
+ 'm2-materialize-only': [(AW, 'wait->timeline->handle, wait->point, 0,\n\t\t\t       efd->fd)', 'wait->timeline->handle, wait->point, (1u << 2) /* WAIT_AVAILABLE */,\n\t\t\t       efd->fd)')],
  'm3-no-wait': [(ES, 'if (ready == 1) {', 'if (1) {')],
  'm4-exists-on-wl-surface': [(ES, 'wl_resource_post_error(resource, WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS', 'wl_resource_post_error(surface_resource, WP_LINUX_DRM_SYNCOBJ_MANAGER_V1_ERROR_SURFACE_EXISTS')],
  'm5-32-bit-points': [(ES, 'uint64_t point = (uint64_t)point_hi << 32 | point_lo;', 'uint64_t point = point_lo;')],
