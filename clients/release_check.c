@@ -28,7 +28,9 @@
  *
  * Exit status 0 only when at least --min-checked captures were checked and
  * none was poison, torn or foreign, and no release was early; 1 when a
- * check failed (or no GPU to run on), 2 on any other error. */
+ * check failed (or no GPU to run on), 2 on any other error. --no-screen
+ * leaves the read-back out (compositors without wlr-screencopy): the fence
+ * check alone decides. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -73,6 +75,7 @@ struct options {
 	int n_buffers, width, height, x, y;
 	long frames, min_checked;
 	int gpu_busy; /* slow draws queued after each commit */
+	bool no_screen; /* the fence check alone: no read-back */
 	double timeout_s;
 	const char *json_path, *bad_png_path;
 };
@@ -471,7 +474,7 @@ static void run(struct check *c)
 				commit_frame(c, cb);
 		}
 		/* Read back once the window is on the output. */
-		if (!c->sc.frame && c->present.presented > 0)
+		if (!c->opt.no_screen && !c->sc.frame && c->present.presented > 0)
 			start_capture(c);
 		if (!dispatch(c, 100))
 			sw_die("connection lost (protocol error?)");
@@ -502,7 +505,7 @@ static void usage(FILE *f, int status)
 {
 	fputs("usage: syncway-release-check [--buffers N] [--frames N] [--min-checked N]\n"
 	      "                             [--size WxH] [--at X,Y] [--gpu-busy DRAWS] [--timeout S]\n"
-	      "                             [--json FILE] [--bad-png FILE]\n", f);
+	      "                             [--json FILE] [--bad-png FILE] [--no-screen]\n", f);
 	exit(status);
 }
 
@@ -518,6 +521,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		{ "gpu-busy", required_argument, NULL, 'g' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "bad-png", required_argument, NULL, 'p' },
+		{ "no-screen", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -541,6 +545,7 @@ static void parse_options(struct options *o, int argc, char **argv)
 		case 'g': o->gpu_busy = atoi(optarg); break;
 		case 'j': o->json_path = optarg; break;
 		case 'p': o->bad_png_path = optarg; break;
+		case 'N': o->no_screen = true; break;
 		case 'h': usage(stdout, 0); break;
 		default: usage(stderr, 2);
 		}
@@ -553,7 +558,10 @@ static void parse_options(struct options *o, int argc, char **argv)
 
 static bool report(struct check *c)
 {
-	bool pass = c->errors == 0 && (long)c->checked >= c->opt.min_checked && c->poison_frames == 0 &&
+	/* Without the read-back only the fence check decides; the summary
+	 * says so, and the JSON has screen_checked false. */
+	long min_checked = c->opt.no_screen ? 0 : c->opt.min_checked;
+	bool pass = c->errors == 0 && (long)c->checked >= min_checked && c->poison_frames == 0 &&
 		    c->torn_frames == 0 && c->foreign_frames == 0 && c->early_releases == 0 &&
 		    c->fence_export_errors == 0;
 	struct sw_series_summary rel;
@@ -562,12 +570,14 @@ static bool report(struct check *c)
 	       " presented; %" PRIu64 " captures checked (at least %ld wanted), %" PRIu64 " not taken; %"
 	       PRIu64 " poison, %" PRIu64 " torn, %" PRIu64 " foreign; %" PRIu64 " releases, %" PRIu64
 	       " early (fence pending), %" PRIu64 " poison renders, %" PRIu64 " with the GPU still busy; "
-	       "commit->release ms median %.2f min %.2f: %s\n",
+	       "commit->release ms median %.2f min %.2f%s: %s\n",
 	       c->renderer->description, c->opt.n_buffers, c->opt.width, c->opt.height, c->opt.x,
-	       c->opt.y, c->committed, c->present.presented, c->checked, c->opt.min_checked,
+	       c->opt.y, c->committed, c->present.presented, c->checked, min_checked,
 	       c->capture_failures, c->poison_frames, c->torn_frames, c->foreign_frames, c->releases,
 	       c->early_releases, c->poison_renders, c->busy_at_release, rel.median / 1e6,
-	       c->commit_to_release.n ? c->commit_to_release.v[0] / 1e6 : 0, pass ? "PASS" : "FAIL");
+	       c->commit_to_release.n ? c->commit_to_release.v[0] / 1e6 : 0,
+	       c->opt.no_screen ? "; the output not read back (--no-screen): the fence check alone" : "",
+	       pass ? "PASS" : "FAIL");
 	sw_syncobj_stats_print(stdout, "syncway-release-check:   ", &c->stats);
 	if (!c->opt.json_path)
 		return pass;
@@ -583,12 +593,14 @@ static bool report(struct check *c)
 		",\"poison_frames\":%" PRIu64 ",\"torn_frames\":%" PRIu64 ",\"foreign_frames\":%" PRIu64
 		",\"releases\":%" PRIu64 ",\"early_releases\":%" PRIu64 ",\"fence_export_errors\":%" PRIu64
 		",\"poison_renders\":%" PRIu64 ",\"gpu_busy\":%d,\"busy_at_release\":%" PRIu64
+		",\"screen_checked\":%s"
 		",\"commit_to_release_ns\":",
 		c->renderer->impl->name, c->renderer->description, c->opt.n_buffers, c->opt.width,
 		c->opt.height, c->opt.x, c->opt.y, c->committed, c->present.presented, c->captures,
-		c->checked, c->opt.min_checked, c->capture_failures, c->poison_frames, c->torn_frames,
+		c->checked, min_checked, c->capture_failures, c->poison_frames, c->torn_frames,
 		c->foreign_frames, c->releases, c->early_releases, c->fence_export_errors,
-		c->poison_renders, c->opt.gpu_busy, c->busy_at_release);
+		c->poison_renders, c->opt.gpu_busy, c->busy_at_release,
+		c->opt.no_screen ? "false" : "true");
 	sw_series_write_json(f, &c->commit_to_release);
 	fputs(",\"syncobj\":", f);
 	sw_syncobj_stats_write_json(f, &c->stats, false);
@@ -618,8 +630,9 @@ int main(int argc, char **argv)
 	wl_registry_add_listener(c.registry, &registry_listener, &c);
 	if (wl_display_roundtrip(d->display) < 0)
 		sw_die("connection lost");
-	if (!c.screencopy_manager || !c.output)
-		sw_die("the compositor offers no zwlr_screencopy_manager_v1 or no wl_output: nothing to read the output back with");
+	if (!c.opt.no_screen && (!c.screencopy_manager || !c.output))
+		sw_die("the compositor offers no zwlr_screencopy_manager_v1 or no wl_output: nothing to "
+		       "read the output back with (--no-screen: the fence check alone)");
 
 	char err[256];
 	c.drm_fd = sw_drm_open_render_node(err, sizeof(err));
@@ -676,8 +689,10 @@ int main(int argc, char **argv)
 	sw_present_finish(&c.present);
 	sw_scene_finish(&c.scene);
 	shm_buffer_finish(&c.sc);
-	zwlr_screencopy_manager_v1_destroy(c.screencopy_manager);
-	wl_output_destroy(c.output);
+	if (c.screencopy_manager)
+		zwlr_screencopy_manager_v1_destroy(c.screencopy_manager);
+	if (c.output)
+		wl_output_destroy(c.output);
 	wl_registry_destroy(c.registry);
 	sw_display_destroy(d);
 	close(c.drm_fd);

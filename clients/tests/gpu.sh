@@ -135,10 +135,15 @@ for mode in mailbox fifo; do
 	fi
 done
 
-# release_check NAME SYNCWAY: syncway-release-check against SYNCWAY; sets
-# ok (1 when the client passed) and the client's summary line in $summary.
+# release_check NAME SYNCWAY [ARG...]: syncway-release-check against
+# SYNCWAY (300 frames, or ARGs); sets ok (1 when the client passed) and the
+# client's summary line in $summary.
 release_check() {
-	run "$1" "$2" "" "$build/clients/syncway-release-check --frames 300 --json $out/$1.json"
+	rc_name=$1 rc_bin=$2
+	shift 2
+	[ $# -gt 0 ] || set -- --frames 300
+	run "$rc_name" "$rc_bin" "" "$build/clients/syncway-release-check $* --json $out/$rc_name.json"
+	set -- "$rc_name"
 	summary=$(grep '^syncway-release-check: .*: \(PASS\|FAIL\)' "$out/$1.log" | tail -n 1)
 	echo "# $1: ${summary#syncway-release-check: }"
 }
@@ -147,15 +152,18 @@ release_check release-check-passes-on-syncway "$syncway"
 case "$summary" in *": PASS") ;; *) ok=0 why="$why; the client did not pass: ${summary:-no summary line}" ;; esac
 verdict release-check-passes-on-syncway
 
-# mutant NAME MUTANT WHAT: the check must fail against the mutant, for WHAT
-# (a pattern of its summary line).
+# mutant NAME MUTANT WHAT [ARG...]: the check (with ARGs) must fail against
+# the mutant, for WHAT (a pattern of its summary line).
 mutant() {
-	bin=build-mutants/$2/syncway
+	m_name=$1 m_mutant=$2 m_what=$3
+	shift 3
+	bin=build-mutants/$m_mutant/syncway
 	if [ ! -x "$bin" ]; then
-		result "$1" fail "no mutant binary $bin (tools/test builds it)"
+		result "$m_name" fail "no mutant binary $bin (tools/test builds it)"
 		return
 	fi
-	release_check "$1" "$bin"
+	release_check "$m_name" "$bin" "$@"
+	set -- "$m_name" "$m_mutant" "$m_what"
 	case "$summary" in
 	*": FAIL")
 		if echo "$summary" | grep -qE "$3"; then
@@ -169,5 +177,9 @@ mutant() {
 }
 mutant release-check-catches-release-at-commit m6-release-at-commit ' [1-9][0-9]* poison'
 mutant release-check-catches-release-before-render-done m10-release-before-render-done ' [1-9][0-9]* early'
+# The fence check alone, as bench/peers-release-check.sh runs it on the
+# peers (docs/peers.md): it must catch the early release by itself.
+mutant release-check-without-screen-catches-release-before-render-done \
+	m10-release-before-render-done ' [1-9][0-9]* early.*the fence check alone' --no-screen --frames 100
 
 result_summary

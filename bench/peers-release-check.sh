@@ -1,0 +1,45 @@
+#!/bin/sh
+# Inside a virgl guest: rule 30 of linux-drm-syncobj-v1 with real GPU
+# fences, on each COMPOSITOR (bench/peers-compositor.sh names; the peers'
+# root for sway-1.12, kwin, mutter): syncway-release-check with
+# --no-screen, which fails when a release point signals while a GPU job on
+# the buffer (the compositor's render job sampling it) is still pending.
+# The read-back is left out for every compositor alike: of the peers only
+# sway offers wlr-screencopy, and on virgl an early release never shows on
+# screen anyway (the host runs every context's jobs in order; see
+# docs/clients.md). Writes OUT/COMP.json, OUT/COMP.client.log, the
+# compositor's OUT/COMP.log, and one line per compositor on stdout.
+#   sh bench/peers-release-check.sh BUILD OUT COMPOSITOR...
+# On the host, for example:
+#   tools/vm-run -q --gpu virgl --root peers -k patched -- \
+#       sh bench/peers-release-check.sh build /results/release-check sway-1.12 mutter
+set -u
+build=$1 out=$2
+shift 2
+# shellcheck source=bench/peers-conformance-env.sh
+. "${0%/*}/peers-conformance-env.sh"
+mkdir -p "$out"
+status=0
+for comp in "$@"; do
+	rt=/run/user/0/release-check-$comp
+	rm -rf "$rt"
+	mkdir -p /run/user/0
+	mkdir -m 700 "$rt"
+	export XDG_RUNTIME_DIR="$rt"
+	if ! start_compositor "$comp" "$rt"; then
+		echo "release-check $comp: the compositor did not start (see $out/$comp.log)"
+		status=1
+		continue
+	fi
+	"/syncway/$build/clients/syncway-release-check" --no-screen --frames 300 \
+		--json "$out/$comp.json" >"$out/$comp.client.log" 2>&1
+	rc=$?
+	kill "$pid" 2>/dev/null
+	sleep 2
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	line=$(grep '^syncway-release-check: .*: \(PASS\|FAIL\)$' "$out/$comp.client.log" | tail -n 1)
+	echo "release-check $comp: exit $rc: ${line:-no summary line, see $out/$comp.client.log}"
+	[ "$rc" = 0 ] || status=1
+done
+exit $status
