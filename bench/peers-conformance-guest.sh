@@ -5,8 +5,9 @@
 # bench/peers-compositor.sh starts them for the peer comparison. Per
 # compositor: OUT/COMP/version (what it says it is), OUT/COMP/globals (the
 # explicit-sync and pacing globals it offers) and OUT/COMP/SUITE.jsonl (a
-# line per subtest), the suites' output in OUT/COMP/SUITE.txt, the
-# compositor's log in OUT/COMP.log.
+# line per subtest; SUITE release-check: syncway-release-check's fence
+# check, rule 30 with the GPU's fences), the suites' output in
+# OUT/COMP/SUITE.txt, the compositor's log in OUT/COMP.log.
 #   sh bench/peers-conformance-guest.sh BUILD OUT COMPOSITOR...
 # The suites are plain Wayland clients; their syncway-only expectations
 # (a second instance with the protocol off, small caps) are not set, so
@@ -17,6 +18,23 @@ shift 2
 mkdir -p "$out"
 # shellcheck source=bench/peers-conformance-env.sh
 . "${0%/*}/peers-conformance-env.sh"
+
+# release_check COMP DIR: syncway-release-check --no-screen against the
+# running compositor; DIR/release-check.jsonl gets one line in the suites'
+# form, DIR/release-check.txt the client's output.
+release_check() {
+	"$build/clients/syncway-release-check" --no-screen --frames 300 \
+		--json "$2/release-check.json" >"$2/release-check.txt" 2>&1
+	summary=$(grep '^syncway-release-check: .*: \(PASS\|FAIL\)$' "$2/release-check.txt" | tail -n 1)
+	result=fail
+	case $summary in *": PASS") result=pass ;; esac
+	message=$(printf '%s\n' "$summary" |
+		sed -n 's/.*: \([0-9]* releases, [0-9]* early (fence pending)\).*/\1/p')
+	[ -n "$summary" ] || message="no summary line: $(tail -n 1 "$2/release-check.txt" | tr -d '"\\')"
+	printf '{"suite":"release-check","subtest":"no-release-point-before-the-gpu-is-done","result":"%s","message":"%s"}\n' \
+		"$result" "$message" >"$2/release-check.jsonl"
+	echo "conformance: $1: release check: $result ($message)" >&2
+}
 
 status=0
 for comp in "$@"; do
@@ -40,6 +58,10 @@ for comp in "$@"; do
 	echo "conformance: $comp: $(cat "$out/$comp/version")" >&2
 	wayland-info 2>/dev/null | grep -oE "interface: '(wp_linux_drm_syncobj_manager_v1|zwp_linux_explicit_synchronization_v1|wp_fifo_manager_v1|wp_commit_timing_manager_v1|wp_presentation|zwp_linux_dmabuf_v1|wp_tearing_control_manager_v1)', *version: *[0-9]+" |
 		sed "s/interface: '\([a-z0-9_]*\)', *version: */\1 /" >"$out/$comp/globals"
+	# Rule 30 with real GPU fences first, on the fresh compositor: the
+	# release check's fence check (bench/peers-release-check.sh tells
+	# why without the read-back), as one subtest of its own.
+	release_check "$comp" "$out/$comp"
 	# syncway's documented cap on held commits (docs/compositor.md);
 	# the peers state none.
 	held=

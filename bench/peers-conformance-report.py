@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-SUITES = ["syncobj-conformance", "pacing-conformance", "syncobj-robustness"]
+SUITES = ["syncobj-conformance", "pacing-conformance", "syncobj-robustness", "release-check"]
 
 
 def read(path, default=""):
