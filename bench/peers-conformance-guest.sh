@@ -29,7 +29,7 @@ release_check() {
 	result=fail
 	case $summary in *": PASS") result=pass ;; esac
 	message=$(printf '%s\n' "$summary" |
-		sed -n 's/.*: \([0-9]* releases, [0-9]* early (fence pending)\).*/\1/p')
+		sed -n 's/.* \([0-9][0-9]* releases, [0-9][0-9]* early (fence pending)\).*/\1/p')
 	[ -n "$summary" ] || message="no summary line: $(tail -n 1 "$2/release-check.txt" | tr -d '"\\')"
 	printf '{"suite":"release-check","subtest":"no-release-point-before-the-gpu-is-done","result":"%s","message":"%s"}\n' \
 		"$result" "$message" >"$2/release-check.jsonl"
