@@ -362,13 +362,26 @@ static void kill_tests(void)
 		}
 		ct_roundtrip(c);
 		guard_alive(&g, "acquire points signalled after their surfaces were destroyed");
+		/* Which commits, by the case each one is, so that a compositor's
+		 * failure says which path lost its release points. */
 		int missing = 0;
-		for (int i = 0; i < N; i++)
-			if (!ct_wait_signalled(c, rel[i], 1, missing ? 0 : CT_DEADLINE_MS))
-				missing++;
+		char which[160] = "";
+		size_t len = 0;
+		for (int i = 0; i < N; i++) {
+			if (ct_wait_signalled(c, rel[i], 1, missing ? 0 : CT_DEADLINE_MS))
+				continue;
+			missing++;
+			int w = snprintf(which + len, sizeof(which) - len, "%s%d%s%s%s", len ? " " : "", i,
+					 token[i] >= 0 ? "F" : "", i % 3 == 0 ? "S" : "",
+					 i % 4 == 0 ? "R" : "");
+			if (w > 0 && (size_t)w < sizeof(which) - len)
+				len += (size_t)w;
+		}
 		if (missing)
 			sw_fail("%d of %d waiting commits of destroyed surfaces never had their release "
-				"point signalled", missing, N);
+				"point signalled: %s (commit number; F: its fence came after the commit, "
+				"S: the syncobj surface went first, R: signalled racing the destroy, "
+				"else after it)", missing, N, which);
 		ct_disconnect(c);
 		guard_end(&g, "after the client left");
 	}
