@@ -23,14 +23,12 @@ mkdir -p "$out"
 # running compositor; DIR/release-check.jsonl gets one line in the suites'
 # form, DIR/release-check.txt the client's output.
 release_check() {
-	"$build/clients/syncway-release-check" --no-screen --frames 300 \
-		--json "$2/release-check.json" >"$2/release-check.txt" 2>&1
-	summary=$(grep '^syncway-release-check: .*: \(PASS\|FAIL\)$' "$2/release-check.txt" | tail -n 1)
+	release_check_run "$build" "$2/release-check.json" "$2/release-check.txt"
 	result=fail
-	case $summary in *": PASS") result=pass ;; esac
-	message=$(printf '%s\n' "$summary" |
+	case $release_summary in *": PASS") result=pass ;; esac
+	message=$(printf '%s\n' "$release_summary" |
 		sed -n 's/.* \([0-9][0-9]* releases, [0-9][0-9]* early (fence pending)\).*/\1/p')
-	[ -n "$summary" ] || message="no summary line: $(tail -n 1 "$2/release-check.txt" | tr -d '"\\')"
+	[ -n "$release_summary" ] || message="no summary line: $(tail -n 1 "$2/release-check.txt" | tr -d '"\\')"
 	printf '{"suite":"release-check","subtest":"no-release-point-before-the-gpu-is-done","result":"%s","message":"%s"}\n' \
 		"$result" "$message" >"$2/release-check.jsonl"
 	echo "conformance: $1: release check: $result ($message)" >&2

@@ -10,6 +10,7 @@
 # docs/clients.md). Writes OUT/COMP.json, OUT/COMP.client.log, the
 # compositor's OUT/COMP.log, and one line per compositor on stdout.
 #   sh bench/peers-release-check.sh BUILD OUT COMPOSITOR...
+# BUILD: the build directory, relative to the tree (the guest's /syncway).
 # On the host, for example:
 #   tools/vm-run -q --gpu virgl --root peers -k patched -- \
 #       sh bench/peers-release-check.sh build /results/release-check sway-1.12 mutter
@@ -31,15 +32,12 @@ for comp in "$@"; do
 		status=1
 		continue
 	fi
-	"/syncway/$build/clients/syncway-release-check" --no-screen --frames 300 \
-		--json "$out/$comp.json" >"$out/$comp.client.log" 2>&1
-	rc=$?
+	release_check_run "$build" "$out/$comp.json" "$out/$comp.client.log"
 	kill "$pid" 2>/dev/null
 	sleep 2
 	kill -KILL "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
-	line=$(grep '^syncway-release-check: .*: \(PASS\|FAIL\)$' "$out/$comp.client.log" | tail -n 1)
-	echo "release-check $comp: exit $rc: ${line:-no summary line, see $out/$comp.client.log}"
-	[ "$rc" = 0 ] || status=1
+	echo "release-check $comp: exit $release_rc: ${release_summary:-no summary line, see $out/$comp.client.log}"
+	[ "$release_rc" = 0 ] || status=1
 done
 exit $status

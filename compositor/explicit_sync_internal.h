@@ -26,8 +26,9 @@ struct sw_explicit_sync {
 	 * (GPU renderers); pixman has finished reading when it returns. */
 	bool release_after_frames;
 	/* A sync_file that signals once every fenced render job submitted so
-	 * far has finished: the fences of the frames' render targets, merged.
-	 * -1 before the first fenced frame. */
+	 * far has finished: the fences of the frames' render targets, merged,
+	 * or the newest alone once the ones before it have signalled. -1
+	 * before the first fenced frame. */
 	int render_fence;
 	uint64_t render_fence_seq; /* bumped whenever render_fence changes */
 	/* Where the kernel cannot import a sync_file at a timeline point
