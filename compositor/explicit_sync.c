@@ -491,7 +491,6 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
 	sync->drm_fd = server->drm_fd;
 	sync->stats = &server->syncobj_stats;
 	sync->release_after_frames = !server_renderer_is_pixman(server->renderer);
-	sync->render_fence = -1;
 	if (sync->release_after_frames &&
 	    sw_syncobj_create(sync->stats, sync->drm_fd, 0, &sync->render_syncobj) != 0) {
 		/* Releases then import through a temporary syncobj each. */
@@ -500,18 +499,22 @@ struct sw_explicit_sync *sw_explicit_sync_create(struct sw_server *server)
 	}
 	wl_list_init(&sync->clients);
 	wl_list_init(&sync->releases);
-	if (!wait_queues_init(sync))
+	if (!release_trackers_init(sync))
 		goto error_syncobj;
+	if (!wait_queues_init(sync))
+		goto error_releases;
 	sync->global = wl_global_create(server->display, &wp_linux_drm_syncobj_manager_v1_interface,
 					MANAGER_VERSION, sync, manager_bind);
 	if (!sync->global) {
 		wait_queues_finish(sync);
-		goto error_syncobj;
+		goto error_releases;
 	}
 	sync->frames_retired.notify = handle_frames_retired;
 	wl_signal_add(&server->events.frames_retired, &sync->frames_retired);
 	return sync;
 
+error_releases:
+	release_trackers_finish(sync);
 error_syncobj:
 	if (sync->render_syncobj)
 		sw_syncobj_destroy(sync->stats, sync->drm_fd, sync->render_syncobj);

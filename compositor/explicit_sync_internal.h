@@ -31,6 +31,10 @@ struct sw_explicit_sync {
 	 * before the first fenced frame. */
 	int render_fence;
 	uint64_t render_fence_seq; /* bumped whenever render_fence changes */
+	/* Ticks while there is a render fence, and closes it once it has
+	 * signalled: an idle syncway holds no sync_file (release.c). */
+	struct wl_event_source *render_fence_timer;
+	bool render_fence_timer_armed;
 	/* Where the kernel cannot import a sync_file at a timeline point
 	 * (before Linux 6.16): a binary syncobj of syncway's holding the
 	 * render fence as of render_syncobj_seq, which release points take it

@@ -201,8 +201,52 @@ bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buffer,
 	return true;
 }
 
+/* How often a render fence is looked at to see whether it can go. */
+#define RENDER_FENCE_TICK_MS 1000
+
+/* fence (owned) becomes the render fence. */
+static void render_fence_replace(struct sw_explicit_sync *sync, int fence)
+{
+	if (sync->render_fence >= 0)
+		close(sync->render_fence);
+	sync->render_fence = fence;
+	sync->render_fence_seq++;
+	if (!sync->render_fence_timer_armed) {
+		wl_event_source_timer_update(sync->render_fence_timer, RENDER_FENCE_TICK_MS);
+		sync->render_fence_timer_armed = true;
+	}
+}
+
+/* Once no release point waits and every job the render fence covers is
+ * done, the fence says no more than none: closing it leaves an idle
+ * syncway without a sync_file of its clients' time, so that their leak
+ * checks see its fds come back. While releases wait it stays, so that
+ * they take it rather than a signal from the CPU. */
+static int handle_render_fence_tick(void *data)
+{
+	struct sw_explicit_sync *sync = data;
+	struct pollfd pfd = { .fd = sync->render_fence, .events = POLLIN };
+	if (sync->render_fence >= 0 && wl_list_empty(&sync->releases) && poll(&pfd, 1, 0) == 1) {
+		close(sync->render_fence);
+		sync->render_fence = -1;
+	}
+	sync->render_fence_timer_armed = sync->render_fence >= 0;
+	if (sync->render_fence_timer_armed)
+		wl_event_source_timer_update(sync->render_fence_timer, RENDER_FENCE_TICK_MS);
+	return 0;
+}
+
+bool release_trackers_init(struct sw_explicit_sync *sync)
+{
+	sync->render_fence = -1;
+	sync->render_fence_timer = wl_event_loop_add_timer(sync->server->loop,
+							   handle_render_fence_tick, sync);
+	return sync->render_fence_timer != NULL;
+}
+
 void release_trackers_finish(struct sw_explicit_sync *sync)
 {
+	wl_event_source_remove(sync->render_fence_timer);
 	/* The swapchains may outlive this: no listener on their buffers. */
 	if (sync->stale_target) {
 		wl_list_remove(&sync->stale_target_destroy.link);
@@ -284,10 +328,7 @@ static void collect_fence(struct sw_explicit_sync *sync, struct wlr_buffer *targ
 	 * render fence: no merge, no new sync_file (most frames, since the
 	 * one before has usually finished by the next one's submission). */
 	if (sync->render_fence < 0 || older_done) {
-		if (sync->render_fence >= 0)
-			close(sync->render_fence);
-		sync->render_fence = fence;
-		sync->render_fence_seq++;
+		render_fence_replace(sync, fence);
 		return;
 	}
 	/* Merging keeps the newest fence per GPU context and drops signalled
@@ -295,17 +336,14 @@ static void collect_fence(struct sw_explicit_sync *sync, struct wlr_buffer *targ
 	 * covers every queue a frame was rendered on. */
 	struct sync_merge_data merge = { .name = "syncway-render", .fd2 = fence };
 	if (ioctl(sync->render_fence, SYNC_IOC_MERGE, &merge) == 0) {
-		close(sync->render_fence);
-		sync->render_fence = merge.fence;
+		render_fence_replace(sync, merge.fence);
+		close(fence);
 	} else {
 		/* The older jobs finish before this one on the same queue; with
 		 * several queues this is the best left to do. */
 		wlr_log_errno(WLR_ERROR, "explicit sync: SYNC_IOC_MERGE of render fences");
-		close(sync->render_fence);
-		sync->render_fence = dup(fence);
+		render_fence_replace(sync, fence);
 	}
-	sync->render_fence_seq++;
-	close(fence);
 }
 
 static void stale_target_forget(struct sw_explicit_sync *sync)

@@ -19,6 +19,8 @@ bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buffer,
 /* On server->events.frames_retired: the releases that waited for those
  * frames go. */
 void handle_frames_retired(struct wl_listener *listener, void *data);
+/* The render fence's timer; false when it cannot be made. */
+bool release_trackers_init(struct sw_explicit_sync *sync);
 /* After the waits: released buffers' points go now, the others are
  * dropped unsignalled. */
 void release_trackers_finish(struct sw_explicit_sync *sync);
