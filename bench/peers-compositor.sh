@@ -107,13 +107,20 @@ EOF
 		${wrap:-} weston --backend=headless --renderer=$r --width=$mode_w --height=$mode_h \
 			--refresh-rate=$((hz * 1000)) -c "$rt/weston.ini" >"$out/$comp.log" 2>&1 &
 		;;
-	kwin | mutter)
+	kwin | kwin-noscale | mutter)
 		# Debian sid's KWin and Mutter (the peers' root), on a session
 		# bus of their own; KWin's virtual backend and Mutter's headless
 		# one, both with a 60 Hz output and GL on the render node.
+		# kwin-noscale: KWin without its scale effect (on by default: a
+		# new window scales and fades in over its first 200 ms; report 13
+		# in docs/peer-bugs.md).
 		dbus-daemon --session --address="unix:path=$rt/bus" --fork --nopidfile
 		export DBUS_SESSION_BUS_ADDRESS="unix:path=$rt/bus" HOME="$rt"
-		if [ "$comp" = kwin ]; then
+		if [ "$comp" = kwin-noscale ]; then
+			mkdir -p "$rt/.config"
+			printf '[Plugins]\nscaleEnabled=false\n' >"$rt/.config/kwinrc"
+		fi
+		if [ "$comp" != mutter ]; then
 			KWIN_COMPOSE=O2ES ${wrap:-} kwin_wayland --virtual --no-lockscreen --no-global-shortcuts \
 				--width "$mode_w" --height "$mode_h" --socket wayland-1 >"$out/$comp.log" 2>&1 &
 		else

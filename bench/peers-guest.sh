@@ -28,6 +28,12 @@ export MESA_SHADER_CACHE_DIR=${MESA_SHADER_CACHE_DIR:-/syncway/build/peers-shade
 unset WAYLAND_DISPLAY DISPLAY
 # shellcheck source=bench/peers-compositor.sh
 . "${0%/*}/peers-compositor.sh"
+# KWin reads its render-time query at every vblank of its virtual output,
+# a wait on the CPU until the GPU has finished the frame; under the
+# instruction clock the first one never returned and KWin presented
+# nothing (docs/peers.md, "KWin did not run"). Without it KWin renders the
+# same frames.
+export KWIN_NO_TIMER_QUERY=1
 
 client_cmd() {
 	case $1 in

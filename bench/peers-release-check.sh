@@ -10,6 +10,10 @@
 # docs/clients.md). Writes OUT/COMP.json, OUT/COMP.client.log, the
 # compositor's OUT/COMP.log, and one line per compositor on stdout.
 #   sh bench/peers-release-check.sh BUILD OUT COMPOSITOR...
+# SYNCWAY_RELEASE_RUNS=N (tools/vm-run passes SYNCWAY_* into the guest)
+# runs each compositor N times, each in a fresh instance (KWin's early
+# releases come at a new window's first frames, report 13), its files
+# then named COMP.RUN.json and so on.
 # BUILD: the build directory, relative to the tree (the guest's /syncway).
 # On the host, for example:
 #   tools/vm-run -q --gpu virgl --root peers -k patched -- \
@@ -21,23 +25,31 @@ shift 2
 . "${0%/*}/peers-conformance-env.sh"
 mkdir -p "$out"
 status=0
+runs=${SYNCWAY_RELEASE_RUNS:-1}
 for comp in "$@"; do
-	rt=/run/user/0/release-check-$comp
-	rm -rf "$rt"
-	mkdir -p /run/user/0
-	mkdir -m 700 "$rt"
-	export XDG_RUNTIME_DIR="$rt"
-	if ! start_compositor "$comp" "$rt"; then
-		echo "release-check $comp: the compositor did not start (see $out/$comp.log)"
-		status=1
-		continue
-	fi
-	release_check_run "$build" "$out/$comp.json" "$out/$comp.client.log"
-	kill "$pid" 2>/dev/null
-	sleep 2
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
-	echo "release-check $comp: exit $release_rc: ${release_summary:-no summary line, see $out/$comp.client.log}"
-	[ "$release_rc" = 0 ] || status=1
+	r=1
+	while [ "$r" -le "$runs" ]; do
+		name=$comp
+		[ "$runs" = 1 ] || name=$comp.$r
+		r=$((r + 1))
+		rt=/run/user/0/release-check-$comp
+		rm -rf "$rt"
+		mkdir -p /run/user/0
+		mkdir -m 700 "$rt"
+		export XDG_RUNTIME_DIR="$rt"
+		if ! start_compositor "$comp" "$rt"; then
+			echo "release-check $name: the compositor did not start (see $out/$comp.log)"
+			status=1
+			continue
+		fi
+		[ "$runs" = 1 ] || mv "$out/$comp.log" "$out/$name.log"
+		release_check_run "$build" "$out/$name.json" "$out/$name.client.log"
+		kill "$pid" 2>/dev/null
+		sleep 2
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		echo "release-check $name: exit $release_rc: ${release_summary:-no summary line, see $out/$name.client.log}"
+		[ "$release_rc" = 0 ] || status=1
+	done
 done
 exit $status
