@@ -53,10 +53,7 @@ unset WAYLAND_DISPLAY DISPLAY
 # shellcheck source=bench/peers-compositor.sh
 . "${0%/*}/peers-compositor.sh"
 for comp in "$@"; do
-	rt=/run/user/0/cg-$comp
-	rm -rf "$rt"
-	mkdir -p -m 700 "$rt"
-	export XDG_RUNTIME_DIR=$rt
+	fresh_runtime_dir "cg-$comp"
 	if [ "$tool" = callgrind ]; then
 		# valgrind's start-up is slow under TCG: up to 5 minutes for the
 		# socket, and the first dispatch comes well after it.

@@ -27,6 +27,16 @@ fi
 peers_drm=
 [ "${SYNCWAY_PEERS_BACKEND:-headless}" = drm ] && peers_drm=1
 
+# fresh_runtime_dir NAME: rt=/run/user/0/NAME, made anew (mode 700) and
+# exported as XDG_RUNTIME_DIR.
+fresh_runtime_dir() {
+	rt=/run/user/0/$1
+	rm -rf "$rt"
+	mkdir -p /run/user/0
+	mkdir -m 700 "$rt"
+	export XDG_RUNTIME_DIR="$rt"
+}
+
 # start_compositor COMP RT: COMP in the background on XDG_RUNTIME_DIR=RT,
 # its output in $out/COMP.log; sets pid, and WAYLAND_DISPLAY once its socket
 # is there. Returns 1 when it did not start.

@@ -36,11 +36,8 @@ release_check() {
 
 status=0
 for comp in "$@"; do
-	rt=/run/user/0/conformance-$comp
-	rm -rf "$rt"
-	mkdir -p "$rt" "$out/$comp"
-	chmod 700 "$rt"
-	export XDG_RUNTIME_DIR=$rt
+	fresh_runtime_dir "conformance-$comp"
+	mkdir -p "$out/$comp"
 	case $comp in
 	syncway*) echo "syncway ${SYNCWAY_DESCRIBE:-(tree unknown)}" >"$out/$comp/version" ;;
 	wlr-ref) "$build/tools/syncway-wlr-ref" --version >"$out/$comp/version" 2>&1 ;;

@@ -69,10 +69,7 @@ status=0
 for entry in $(echo "$comps" | tr , ' '); do
 	comp=${entry%%/*} comp_clients=$clients
 	[ "$comp" = "$entry" ] || comp_clients=$(echo "${entry#*/}" | tr + ,)
-	rt=/run/user/0/peers-$comp
-	rm -rf "$rt"
-	mkdir -p -m 700 "$rt"
-	export XDG_RUNTIME_DIR=$rt
+	fresh_runtime_dir "peers-$comp"
 	start_compositor "$comp" "$rt" || { status=1; continue; }
 	cpid=$pid
 	for client in $(echo "$comp_clients" | tr , ' '); do

@@ -27,11 +27,7 @@ mkdir -p "$out"
 . "${0%/*}/peers-conformance-env.sh"
 
 for case in "$@"; do
-	rt=/run/user/0/kwin-$case
-	rm -rf "$rt"
-	mkdir -p "$rt"
-	chmod 700 "$rt"
-	export XDG_RUNTIME_DIR=$rt
+	fresh_runtime_dir "kwin-$case"
 	start_compositor kwin "$rt" || { echo "$case: kwin did not start" >&2; continue; }
 	mv "$out/kwin.log" "$out/$case.kwin.log" 2>/dev/null
 	gpid=

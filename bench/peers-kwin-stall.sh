@@ -19,11 +19,7 @@ mkdir -p "$out"
 . "${0%/*}/peers-conformance-env.sh"
 mode=${SYNCWAY_STALL_MODE:-${mode_w}x$mode_h}
 mode_w=${mode%x*} mode_h=${mode#*x}
-rt=/run/user/0/kwin-stall
-rm -rf "$rt"
-mkdir -p /run/user/0
-mkdir -m 700 "$rt"
-export XDG_RUNTIME_DIR=$rt
+fresh_runtime_dir kwin-stall
 start_compositor kwin "$rt" || exit 1
 log=$out/stall.txt
 case $client in

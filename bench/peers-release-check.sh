@@ -32,11 +32,7 @@ for comp in "$@"; do
 		name=$comp
 		[ "$runs" = 1 ] || name=$comp.$r
 		r=$((r + 1))
-		rt=/run/user/0/release-check-$comp
-		rm -rf "$rt"
-		mkdir -p /run/user/0
-		mkdir -m 700 "$rt"
-		export XDG_RUNTIME_DIR="$rt"
+		fresh_runtime_dir "release-check-$comp"
 		if ! start_compositor "$comp" "$rt"; then
 			echo "release-check $name: the compositor did not start (see $out/$comp.log)"
 			status=1

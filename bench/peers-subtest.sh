@@ -17,11 +17,7 @@ shift 5
 . "${0%/*}/peers-conformance-env.sh"
 mkdir -p "$out"
 for comp in "$@"; do
-	rt=/run/user/0/subtest-$comp
-	rm -rf "$rt"
-	mkdir -p /run/user/0
-	mkdir -m 700 "$rt"
-	export XDG_RUNTIME_DIR="$rt"
+	fresh_runtime_dir "subtest-$comp"
 	if ! start_compositor "$comp" "$rt"; then
 		echo "$comp: the compositor did not start (see $out/$comp.log)"
 		continue
