@@ -12,7 +12,11 @@
  *      (DMA_BUF_IOCTL_EXPORT_SYNC_FILE with DMA_BUF_SYNC_WRITE), and polls
  *      them with timeout 0: pending means a GPU job that may read the buffer
  *      (the compositor's render job sampling it) had not finished when the
- *      release point signalled: an early release;
+ *      release point signalled: an early release. Unless the commit's own
+ *      acquire point had not signalled yet either, and the commit was
+ *      never presented: then the pending job may be the client's own
+ *      write, and a compositor that never showed the buffer has not read
+ *      it (counted apart, not early);
  *   2. notes the time, then renders the poison colour (magenta) into the
  *      buffer and flushes: submitted to the GPU, never committed.
  * Meanwhile it reads the window's area of the output back, frame after
@@ -83,7 +87,17 @@ struct options {
 struct check_buffer {
 	struct sw_buffer *b;
 	uint64_t last_commit; /* seq + 1 of its last commit; 0: never */
+	uint64_t acquire_point; /* of its last commit */
 	int64_t commit_ns;
+};
+
+/* What became of a commit, by its seq: presentation feedback, and whether
+ * its release came with a fence pending before its acquire point had
+ * signalled (the fence may be the client's own write). */
+enum {
+	FATE_PRESENTED = 1,
+	FATE_DISCARDED = 2,
+	FATE_RELEASED_BEFORE_ACQUIRE = 4,
 };
 
 struct screencopy {
@@ -120,6 +134,10 @@ struct check {
 	uint32_t committed_colours; /* bit i: palette[i] was committed */
 	/* the checks */
 	uint64_t releases, early_releases, fence_export_errors, poison_renders;
+	/* fate[seq], FATE_*; releases before their acquire point of commits
+	 * never presented: the compositor cannot have read those (not early) */
+	uint8_t *fate;
+	uint64_t unread_releases;
 	int busy_fence;            /* sync_file of the last busy job, or -1 */
 	uint64_t busy_at_release;  /* releases that found it still running */
 	uint64_t captures, capture_failures, checked, poison_frames, torn_frames, foreign_frames;
@@ -180,6 +198,34 @@ static int dmabuf_busy(int dmabuf_fd)
 	return busy;
 }
 
+/* A release before the acquire point counts once the commit's feedback
+ * is in: not read when it was discarded, early when it was presented or
+ * (at the end, final) when no feedback came. */
+static void fate_settle(struct check *c, uint64_t seq, bool final)
+{
+	uint8_t f = c->fate[seq];
+	if (!(f & FATE_RELEASED_BEFORE_ACQUIRE) || (!final && !(f & (FATE_PRESENTED | FATE_DISCARDED))))
+		return;
+	c->fate[seq] = f & ~FATE_RELEASED_BEFORE_ACQUIRE;
+	if (f & FATE_DISCARDED) {
+		c->unread_releases++;
+		return;
+	}
+	c->early_releases++;
+	report_anomaly(c, "early release: the release point of commit %" PRIu64 " signalled while a "
+		       "GPU job on the buffer was pending, before its acquire point, and the commit "
+		       "was %s", seq, f & FATE_PRESENTED ? "presented after all" : "never reported on");
+}
+
+static void handle_frame_done(void *data, struct sw_frame *frame)
+{
+	struct check *c = data;
+	if (frame->seq >= (uint64_t)c->opt.frames)
+		return;
+	c->fate[frame->seq] |= frame->presented ? FATE_PRESENTED : FATE_DISCARDED;
+	fate_settle(c, frame->seq, false);
+}
+
 static void buffer_released(struct check *c, struct check_buffer *cb)
 {
 	struct sw_buffer *b = cb->b;
@@ -195,11 +241,24 @@ static void buffer_released(struct check *c, struct check_buffer *cb)
 		c->fence_export_errors++;
 		report_anomaly(c, "DMA_BUF_IOCTL_EXPORT_SYNC_FILE on a released buffer: %s", strerror(errno));
 	} else if (busy) {
-		c->early_releases++;
-		report_anomaly(c, "early release: release point %" PRIu64 " of commit %" PRIu64
-			       " signalled %.3f ms after the commit while a GPU job on the buffer was "
-			       "still pending", b->release_point, cb->last_commit - 1,
-			       (double)(now - cb->commit_ns) / 1e6);
+		/* A pending fence with the acquire point still unsignalled may be
+		 * the client's own write: a commit replaced before it was ever
+		 * shown is released without having been read. Whether it was
+		 * shown, its feedback says (fate_settle); a compositor that
+		 * releases at commit and reads later (mutant m6) shows it. */
+		uint64_t seq = cb->last_commit - 1;
+		int acquired = sw_syncobj_point_signalled(&c->stats, c->drm_fd, c->acquire->handle,
+							  cb->acquire_point);
+		if (acquired == 0 && seq < (uint64_t)c->opt.frames) {
+			c->fate[seq] |= FATE_RELEASED_BEFORE_ACQUIRE;
+			fate_settle(c, seq, false);
+		} else {
+			c->early_releases++;
+			report_anomaly(c, "early release: release point %" PRIu64 " of commit %" PRIu64
+				       " signalled %.3f ms after the commit while a GPU job on the buffer "
+				       "was still pending", b->release_point, seq,
+				       (double)(now - cb->commit_ns) / 1e6);
+		}
 	}
 	/* Then poison it: if the compositor still reads it, it shows. */
 	c->scene.background = POISON;
@@ -237,6 +296,7 @@ static void commit_frame(struct check *c, struct check_buffer *cb)
 	if (!sw_renderer_draw(c->renderer, &c->scene, b, &sync_file) || sync_file < 0)
 		sw_die("rendering frame %" PRIu64 " failed", c->committed);
 	uint64_t acquire = ++c->acquire->point;
+	cb->acquire_point = acquire;
 	if (sw_syncobj_point_import_sync_file(&c->stats, c->drm_fd, c->acquire->handle, acquire, sync_file))
 		sw_die("importing the render sync_file into acquire point %" PRIu64 ": %s", acquire,
 		       strerror(errno));
@@ -558,6 +618,8 @@ static void parse_options(struct options *o, int argc, char **argv)
 
 static bool report(struct check *c)
 {
+	for (long seq = 0; seq < c->opt.frames; seq++)
+		fate_settle(c, (uint64_t)seq, true);
 	/* Without the read-back only the fence check decides; the summary
 	 * says so, and the JSON has screen_checked false. */
 	long min_checked = c->opt.no_screen ? 0 : c->opt.min_checked;
@@ -569,12 +631,14 @@ static bool report(struct check *c)
 	printf("syncway-release-check: %s, %d buffers %dx%d at %d,%d: %" PRIu64 " commits, %" PRIu64
 	       " presented; %" PRIu64 " captures checked (at least %ld wanted), %" PRIu64 " not taken; %"
 	       PRIu64 " poison, %" PRIu64 " torn, %" PRIu64 " foreign; %" PRIu64 " releases, %" PRIu64
-	       " early (fence pending), %" PRIu64 " poison renders, %" PRIu64 " with the GPU still busy; "
+	       " early (fence pending), %" PRIu64 " before their acquire point and never presented "
+	       "(not read, not early), %" PRIu64 " poison renders, %" PRIu64 " with the GPU still busy; "
 	       "commit->release ms median %.2f min %.2f%s: %s\n",
 	       c->renderer->description, c->opt.n_buffers, c->opt.width, c->opt.height, c->opt.x,
 	       c->opt.y, c->committed, c->present.presented, c->checked, min_checked,
 	       c->capture_failures, c->poison_frames, c->torn_frames, c->foreign_frames, c->releases,
-	       c->early_releases, c->poison_renders, c->busy_at_release, rel.median / 1e6,
+	       c->early_releases, c->unread_releases, c->poison_renders, c->busy_at_release,
+	       rel.median / 1e6,
 	       c->commit_to_release.n ? c->commit_to_release.v[0] / 1e6 : 0,
 	       c->opt.no_screen ? "; the output not read back (--no-screen): the fence check alone" : "",
 	       pass ? "PASS" : "FAIL");
@@ -591,14 +655,16 @@ static bool report(struct check *c)
 		"\"commits\":%" PRIu64 ",\"presented\":%" PRIu64 ",\"captures\":%" PRIu64
 		",\"checked\":%" PRIu64 ",\"min_checked\":%ld,\"capture_failures\":%" PRIu64
 		",\"poison_frames\":%" PRIu64 ",\"torn_frames\":%" PRIu64 ",\"foreign_frames\":%" PRIu64
-		",\"releases\":%" PRIu64 ",\"early_releases\":%" PRIu64 ",\"fence_export_errors\":%" PRIu64
+		",\"releases\":%" PRIu64 ",\"early_releases\":%" PRIu64 ",\"unread_releases\":%" PRIu64
+		",\"fence_export_errors\":%" PRIu64
 		",\"poison_renders\":%" PRIu64 ",\"gpu_busy\":%d,\"busy_at_release\":%" PRIu64
 		",\"screen_checked\":%s"
 		",\"commit_to_release_ns\":",
 		c->renderer->impl->name, c->renderer->description, c->opt.n_buffers, c->opt.width,
 		c->opt.height, c->opt.x, c->opt.y, c->committed, c->present.presented, c->captures,
 		c->checked, min_checked, c->capture_failures, c->poison_frames, c->torn_frames,
-		c->foreign_frames, c->releases, c->early_releases, c->fence_export_errors,
+		c->foreign_frames, c->releases, c->early_releases, c->unread_releases,
+		c->fence_export_errors,
 		c->poison_renders, c->opt.gpu_busy, c->busy_at_release,
 		c->opt.no_screen ? "false" : "true");
 	sw_series_write_json(f, &c->commit_to_release);
@@ -645,6 +711,11 @@ int main(int argc, char **argv)
 	}
 
 	sw_present_init(&c.present, d);
+	c.present.frame_done = handle_frame_done;
+	c.present.data = &c;
+	c.fate = calloc((size_t)c.opt.frames, 1);
+	if (!c.fate)
+		sw_die("out of memory");
 	sw_window_init(&c.window, d, "syncway-release-check");
 	c.sync_surface = wp_linux_drm_syncobj_manager_v1_get_surface(d->syncobj_manager, c.window.surface);
 	if (d->fifo_manager)
@@ -696,6 +767,7 @@ int main(int argc, char **argv)
 	wl_registry_destroy(c.registry);
 	sw_display_destroy(d);
 	close(c.drm_fd);
+	free(c.fate);
 	if (c.busy_fence >= 0)
 		close(c.busy_fence);
 	stats_sample_free(&c.commit_to_release);
