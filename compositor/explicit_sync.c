@@ -550,13 +550,14 @@ void sw_explicit_sync_counters_print(FILE *f, const struct sw_explicit_sync_coun
 {
 	fprintf(f, "syncway: explicit sync: %llu timelines imported (%llu alive), %llu commits "
 		"(%llu ready at commit, %llu waited, %llu waits cancelled), %llu release points "
-		"signalled (%llu on render fences, %llu after frames retired, %llu errors), "
+		"signalled (%llu on render fences, %llu with every render job done, %llu after frames "
+		"retired, %llu errors), "
 		"%llu protocol errors, %llu waits polled, %llu clients cut off by the fd budget\n",
 		(unsigned long long)c->timelines_imported, (unsigned long long)c->timelines_live,
 		(unsigned long long)c->commits, (unsigned long long)c->acquire_ready,
 		(unsigned long long)c->acquire_waited, (unsigned long long)c->waits_cancelled,
 		(unsigned long long)c->releases_signalled, (unsigned long long)c->releases_fenced,
-		(unsigned long long)c->releases_deferred,
+		(unsigned long long)c->releases_idle, (unsigned long long)c->releases_deferred,
 		(unsigned long long)c->release_errors, (unsigned long long)c->protocol_errors,
 		(unsigned long long)c->waits_polled, (unsigned long long)c->clients_cut_off);
 }
@@ -574,6 +575,7 @@ static const struct {
 	{ "waits_cancelled", offsetof(struct sw_explicit_sync_counters, waits_cancelled) },
 	{ "releases_signalled", offsetof(struct sw_explicit_sync_counters, releases_signalled) },
 	{ "releases_fenced", offsetof(struct sw_explicit_sync_counters, releases_fenced) },
+	{ "releases_idle", offsetof(struct sw_explicit_sync_counters, releases_idle) },
 	{ "releases_deferred", offsetof(struct sw_explicit_sync_counters, releases_deferred) },
 	{ "release_errors", offsetof(struct sw_explicit_sync_counters, release_errors) },
 	{ "protocol_errors", offsetof(struct sw_explicit_sync_counters, protocol_errors) },

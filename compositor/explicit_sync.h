@@ -20,6 +20,8 @@ struct sw_explicit_sync_counters {
 				    * clients' waiting surfaces reached the budget */
 	uint64_t releases_signalled;
 	uint64_t releases_fenced;   /* ... from a render fence (GPU renderers) */
+	uint64_t releases_idle;     /* ... from the CPU, every render job done: the
+				     * render fence was closed once signalled */
 	uint64_t releases_deferred; /* ... after waiting for frames to retire */
 	uint64_t release_errors;
 	uint64_t protocol_errors;

@@ -35,6 +35,7 @@ struct sw_explicit_sync {
 	 * signalled: an idle syncway holds no sync_file (release.c). */
 	struct wl_event_source *render_fence_timer;
 	bool render_fence_timer_armed;
+	bool render_fence_closed; /* closed signalled, no fence since */
 	/* Where the kernel cannot import a sync_file at a timeline point
 	 * (before Linux 6.16): a binary syncobj of syncway's holding the
 	 * render fence as of render_syncobj_seq, which release points take it

@@ -102,6 +102,8 @@ static void release_finish(struct sw_release *release)
 {
 	struct sw_explicit_sync *sync = release->sync;
 	if (sync->render_fence < 0) {
+		if (sync->render_fence_closed)
+			sync->counters.releases_idle++;
 		release_signal(release);
 		return;
 	}
@@ -211,6 +213,7 @@ static void render_fence_replace(struct sw_explicit_sync *sync, int fence)
 		close(sync->render_fence);
 	sync->render_fence = fence;
 	sync->render_fence_seq++;
+	sync->render_fence_closed = false;
 	if (!sync->render_fence_timer_armed) {
 		wl_event_source_timer_update(sync->render_fence_timer, RENDER_FENCE_TICK_MS);
 		sync->render_fence_timer_armed = true;
@@ -221,7 +224,8 @@ static void render_fence_replace(struct sw_explicit_sync *sync, int fence)
  * done, the fence says no more than none: closing it leaves an idle
  * syncway without a sync_file of its clients' time, so that their leak
  * checks see its fds come back. While releases wait it stays, so that
- * they take it rather than a signal from the CPU. */
+ * they take it rather than a signal from the CPU; the releases that come
+ * before the next fenced frame are the CPU's (releases_idle). */
 static int handle_render_fence_tick(void *data)
 {
 	struct sw_explicit_sync *sync = data;
@@ -229,6 +233,7 @@ static int handle_render_fence_tick(void *data)
 	if (sync->render_fence >= 0 && wl_list_empty(&sync->releases) && poll(&pfd, 1, 0) == 1) {
 		close(sync->render_fence);
 		sync->render_fence = -1;
+		sync->render_fence_closed = true;
 	}
 	sync->render_fence_timer_armed = sync->render_fence >= 0;
 	if (sync->render_fence_timer_armed)
