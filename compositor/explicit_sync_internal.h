@@ -28,14 +28,13 @@ struct sw_explicit_sync {
 	/* A sync_file that signals once every fenced render job submitted so
 	 * far has finished: the fences of the frames' render targets, merged,
 	 * or the newest alone once the ones before it have signalled. -1
-	 * before the first fenced frame. */
+	 * before the first fenced frame, and after the timer closed a
+	 * signalled one (then render_fence_seq > 0). */
 	int render_fence;
-	uint64_t render_fence_seq; /* bumped whenever render_fence changes */
-	/* Ticks while there is a render fence, and closes it once it has
+	uint64_t render_fence_seq; /* bumped whenever a fence becomes render_fence */
+	/* Armed while there is a render fence; closes it once it has
 	 * signalled: an idle syncway holds no sync_file (release.c). */
 	struct wl_event_source *render_fence_timer;
-	bool render_fence_timer_armed;
-	bool render_fence_closed; /* closed signalled, no fence since */
 	/* Where the kernel cannot import a sync_file at a timeline point
 	 * (before Linux 6.16): a binary syncobj of syncway's holding the
 	 * render fence as of render_syncobj_seq, which release points take it

@@ -102,7 +102,7 @@ static void release_finish(struct sw_release *release)
 {
 	struct sw_explicit_sync *sync = release->sync;
 	if (sync->render_fence < 0) {
-		if (sync->render_fence_closed)
+		if (sync->render_fence_seq > 0) /* there was one: closed, signalled */
 			sync->counters.releases_idle++;
 		release_signal(release);
 		return;
@@ -209,15 +209,14 @@ bool release_create(struct sw_explicit_sync *sync, struct wlr_buffer *buffer,
 /* fence (owned) becomes the render fence. */
 static void render_fence_replace(struct sw_explicit_sync *sync, int fence)
 {
+	/* The timer runs while there is a render fence: armed here when
+	 * there was none, re-armed by each tick while there is one. */
 	if (sync->render_fence >= 0)
 		close(sync->render_fence);
+	else
+		wl_event_source_timer_update(sync->render_fence_timer, RENDER_FENCE_TICK_MS);
 	sync->render_fence = fence;
 	sync->render_fence_seq++;
-	sync->render_fence_closed = false;
-	if (!sync->render_fence_timer_armed) {
-		wl_event_source_timer_update(sync->render_fence_timer, RENDER_FENCE_TICK_MS);
-		sync->render_fence_timer_armed = true;
-	}
 }
 
 /* Once no release point waits and every job the render fence covers is
@@ -233,10 +232,8 @@ static int handle_render_fence_tick(void *data)
 	if (sync->render_fence >= 0 && wl_list_empty(&sync->releases) && poll(&pfd, 1, 0) == 1) {
 		close(sync->render_fence);
 		sync->render_fence = -1;
-		sync->render_fence_closed = true;
 	}
-	sync->render_fence_timer_armed = sync->render_fence >= 0;
-	if (sync->render_fence_timer_armed)
+	if (sync->render_fence >= 0)
 		wl_event_source_timer_update(sync->render_fence_timer, RENDER_FENCE_TICK_MS);
 	return 0;
 }
