@@ -39,6 +39,14 @@ fresh_runtime_dir() {
 	export XDG_RUNTIME_DIR="$rt"
 }
 
+# stop_process PID: SIGTERM, 2 s to go, then SIGKILL, and reaped.
+stop_process() {
+	kill "$1" 2>/dev/null
+	sleep 2
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # start_compositor COMP RT: COMP in the background on XDG_RUNTIME_DIR=RT,
 # its output in $out/COMP.log; sets pid, and WAYLAND_DISPLAY once its socket
 # is there. Returns 1 when it did not start.

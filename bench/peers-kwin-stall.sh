@@ -53,12 +53,7 @@ while [ $r -lt "$rounds" ] && kill -0 "$cpid" 2>/dev/null; do
 done
 # The client waits for its last release points at exit, which a stalled
 # KWin never signals.
-kill "$cpid" 2>/dev/null
-sleep 2
-kill -KILL "$cpid" 2>/dev/null
-wait "$cpid" 2>/dev/null
-kill "$pid" 2>/dev/null
-sleep 2
-kill -KILL "$pid" 2>/dev/null
+stop_process "$cpid"
+stop_process "$pid"
 echo "peers-kwin-stall: $r rounds; the client's last lines:"
 tail -n 5 "$out/client.log"

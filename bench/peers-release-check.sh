@@ -40,10 +40,7 @@ for comp in "$@"; do
 		fi
 		[ "$runs" = 1 ] || mv "$out/$comp.log" "$out/$name.log"
 		release_check_run "$build" "$out/$name.json" "$out/$name.client.log"
-		kill "$pid" 2>/dev/null
-		sleep 2
-		kill -KILL "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
+		stop_process "$pid"
 		echo "release-check $name: exit $release_rc: ${release_summary:-no summary line, see $out/$name.client.log}"
 		[ "$release_rc" = 0 ] || status=1
 	done

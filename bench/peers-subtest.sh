@@ -30,8 +30,5 @@ for comp in "$@"; do
 		echo "$comp run $r: ${line:-no result line, see $out/$comp.$r.txt}"
 		r=$((r + 1))
 	done
-	kill "$pid" 2>/dev/null
-	sleep 2
-	kill -KILL "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	stop_process "$pid"
 done
